@@ -1,0 +1,15 @@
+//! explore's agent: the loop that turns a question into a validated [`ExploreResult`].
+//!
+//! The loop is the same whoever drives it, a model behind an OpenAI-compatible endpoint or
+//! the local engine: the same tools from [`explore_tools::Registry`], the same token
+//! budget, the same doom-loop detection, the same evidence check on the final `submit`, and
+//! the same [`Event`]s for whoever watches the run.
+
+pub mod event;
+pub mod result;
+
+pub use event::{Event, EventSink};
+pub use result::{
+    Dependency, ExploreResult, ExternalRef, Location, Metadata, Pattern, RelevantFile, Role,
+    StopReason, Usage,
+};
