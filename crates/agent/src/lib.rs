@@ -6,9 +6,11 @@
 //! the same [`Event`]s for whoever watches the run.
 
 pub mod event;
+pub mod policy;
 pub mod result;
 
 pub use event::{Event, EventSink};
+pub use policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, Turn, TurnRequest, TurnUsage};
 pub use result::{
     Dependency, ExploreResult, ExternalRef, Location, Metadata, Pattern, RelevantFile, Role,
     StopReason, Usage,

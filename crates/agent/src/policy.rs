@@ -1,0 +1,128 @@
+//! What drives the loop: a model behind an endpoint, or the local engine.
+//!
+//! The loop owns everything that must not depend on who drives it: executing tool calls,
+//! the token budget, doom-loop detection, evidence checks on `submit`. A [`Policy`] only
+//! decides the next assistant turn from the conversation so far, exactly as a model would,
+//! which is why the local engine's runs have the same transcript, metadata and result
+//! shape as a model's.
+
+use explore_tools::Finding;
+use serde::{Deserialize, Serialize};
+
+/// One message of the conversation, independent of any provider's wire format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// The system prompt.
+    System {
+        /// Text.
+        content: String,
+    },
+    /// The user's question, and notes the loop adds for the model (budget, warnings).
+    User {
+        /// Text.
+        content: String,
+    },
+    /// A turn of the policy.
+    Assistant {
+        /// Prose, if any.
+        content: Option<String>,
+        /// Tool calls requested in this turn.
+        tool_calls: Vec<ToolCall>,
+    },
+    /// The result of one tool call.
+    Tool {
+        /// The id of the call this answers.
+        call_id: String,
+        /// The text sent to the model (possibly cut or elided later).
+        content: String,
+        /// Structured evidence of the output; never sent to a model, read by the local
+        /// engine and the evidence check.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        findings: Vec<Finding>,
+        /// True when the tool answered with an error.
+        #[serde(default)]
+        is_error: bool,
+    },
+}
+
+/// A tool call requested by the policy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// Call id, unique within the run.
+    pub id: String,
+    /// Tool name (`tree`, `read`, `bash`, `code`, `submit`).
+    pub name: String,
+    /// The arguments as the raw JSON text the model produced (it may be malformed).
+    pub arguments: String,
+}
+
+/// A tool as offered to the policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Name.
+    pub name: String,
+    /// Description for the model.
+    pub description: String,
+    /// JSON schema of the arguments.
+    pub parameters: serde_json::Value,
+}
+
+/// What the policy is asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnRequest<'a> {
+    /// The conversation so far, system prompt first.
+    pub messages: &'a [Message],
+    /// The tools it may call this turn (only `submit` on the final turn).
+    pub tools: &'a [ToolSpec],
+    /// Most tokens this turn may spend, prompt and completion together.
+    pub max_tokens: u64,
+    /// True when this is the last turn: the policy must call `submit`.
+    pub final_turn: bool,
+}
+
+/// Tokens a turn spent, as the endpoint reported them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnUsage {
+    /// Prompt tokens.
+    pub prompt_tokens: u64,
+    /// Completion tokens.
+    pub completion_tokens: u64,
+}
+
+/// The policy's answer: prose and/or tool calls.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    /// Prose, if any.
+    pub content: Option<String>,
+    /// Tool calls, in order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Tokens spent, when the endpoint reported them; the loop counts with tiktoken
+    /// otherwise. The local engine reports zero.
+    pub usage: Option<TurnUsage>,
+}
+
+/// Why a policy could not produce a turn.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    /// The endpoint failed after all retries (5xx, 429, timeouts, dropped connections).
+    #[error("model endpoint failed: {0}")]
+    Provider(String),
+    /// A setting is wrong and retrying cannot help (401, 404 unknown model): names the
+    /// setting to fix.
+    #[error("{0}")]
+    Config(String),
+}
+
+/// Decides the next assistant turn.
+pub trait Policy: Send {
+    /// `llm` or `local`.
+    fn engine(&self) -> &'static str;
+    /// The model's name, for `llm`.
+    fn model(&self) -> Option<String>;
+    /// The next turn, given the conversation so far.
+    fn next_turn(
+        &mut self,
+        request: TurnRequest<'_>,
+    ) -> impl std::future::Future<Output = Result<Turn, PolicyError>> + Send;
+}
