@@ -167,7 +167,8 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
     if start > total {
         let from = total.saturating_sub(MAX_LINES - 1).max(1);
         return Err(ToolError::InvalidArguments(format!(
-            "`{shown_name}` has {total} lines; start_line {start} is past the end. To see its end, read {{\"file\":\"{shown_name}\",\"start_line\":{from}}}."
+            "`{shown_name}` has {total} {}; start_line {start} is past the end. To see its end, read {{\"file\":\"{shown_name}\",\"start_line\":{from}}}.",
+            plural(total, "line")
         )));
     }
     let last = (start + num - 1).min(total);
@@ -199,8 +200,9 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
     }
     if last < total {
         out.push_str(&format!(
-            "({} more lines; next page: read {{\"file\":\"{shown_name}\",\"start_line\":{}}})",
+            "({} more {}; next page: read {{\"file\":\"{shown_name}\",\"start_line\":{}}})",
             total - last,
+            plural(total - last, "line"),
             last + 1
         ));
     } else {
@@ -211,4 +213,12 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
         first: start,
         last,
     })
+}
+
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
 }
