@@ -5,9 +5,15 @@
 //! budget, the same doom-loop detection, the same evidence check on the final `submit`, and
 //! the same [`Event`]s for whoever watches the run.
 
+pub mod budget;
+pub mod doom;
 pub mod event;
+pub mod evidence;
+pub mod llm;
 pub mod policy;
 pub mod result;
+pub mod run;
+pub mod specs;
 
 pub use event::{Event, EventSink};
 pub use policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, Turn, TurnRequest, TurnUsage};
@@ -15,3 +21,6 @@ pub use result::{
     Dependency, ExploreResult, ExternalRef, Location, Metadata, Pattern, RelevantFile, Role,
     StopReason, Usage,
 };
+pub use llm::{LlmConfig, LlmPolicy};
+pub use run::{RunConfig, RunError, explore};
+pub use specs::tool_specs;

@@ -77,6 +77,9 @@ pub struct TurnRequest<'a> {
     pub tools: &'a [ToolSpec],
     /// Most tokens this turn may spend, prompt and completion together.
     pub max_tokens: u64,
+    /// Most completion tokens this turn may generate (what the loop's budget leaves after
+    /// its calibrated estimate of the prompt); a model policy sends it as `max_tokens`.
+    pub max_completion_tokens: u64,
     /// True when this is the last turn: the policy must call `submit`.
     pub final_turn: bool,
 }
@@ -120,6 +123,11 @@ pub trait Policy: Send {
     fn engine(&self) -> &'static str;
     /// The model's name, for `llm`.
     fn model(&self) -> Option<String>;
+    /// True when turns cost tokens, so the loop must estimate and cap them before asking.
+    /// The local engine spends none: its turns are never refused for budget.
+    fn metered(&self) -> bool {
+        self.engine() != "local"
+    }
     /// The next turn, given the conversation so far.
     fn next_turn(
         &mut self,
