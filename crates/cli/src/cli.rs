@@ -71,6 +71,79 @@ Examples:
 
 Exit status: 0 on a result, 1 when the tool answered with an error (same text either way).")]
     Tool(ToolArgs),
+    /// Run eval suites (questions with known answers) and score the answers.
+    #[command(after_help = "\
+Examples:
+  explore eval evals/suites
+  explore eval evals/suites/relay.toml --format json --out eval.json
+  explore eval evals/ --engine local --format junit --out target/eval-junit.xml
+  explore eval evals/suites --engine llm --replay-dir evals/transcripts
+
+Exit status: 0 every threshold met, 1 a threshold missed (the reason is the last line),
+2 a malformed suite or a bad option (the error names the file, case and field).")]
+    Eval(EvalArgs),
+}
+
+/// `explore eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A suite file, or a directory searched recursively for suites (`*.toml` with
+    /// `[suite]` or `[[case]]`; `fixtures/`, `target/` and hidden directories skipped).
+    #[arg(value_name = "SUITE|DIR")]
+    pub target: PathBuf,
+
+    /// The engine for every case (default: each suite's `engine`, else local).
+    #[arg(long, value_enum)]
+    pub engine: Option<EvalEngine>,
+
+    /// Answer LLM cases from recorded transcripts `DIR/<case-id>.jsonl` (no network, no key).
+    #[arg(long, value_name = "DIR", conflicts_with = "record_dir")]
+    pub replay_dir: Option<PathBuf>,
+
+    /// Record each LLM case's model calls to `DIR/<case-id>.jsonl`.
+    #[arg(long, value_name = "DIR")]
+    pub record_dir: Option<PathBuf>,
+
+    /// Cases run at once (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: EvalFormat,
+
+    /// Write the report to FILE instead of stdout (the verdict still goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Minimum overall accuracy (fraction of passed cases, 0 to 1), on top of each
+    /// suite's own thresholds.
+    #[arg(long, value_name = "X")]
+    pub min_score: Option<f64>,
+
+    /// Only the cases whose id contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+}
+
+/// `explore eval --engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalEngine {
+    /// The deterministic local engine.
+    Local,
+    /// A model (or its transcripts with --replay-dir).
+    Llm,
+}
+
+/// `explore eval --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalFormat {
+    /// A table, the failures with expected vs returned, the verdict last.
+    Human,
+    /// One JSON document for dashboards.
+    Json,
+    /// JUnit XML for CI systems.
+    Junit,
 }
 
 /// `explore tool`.

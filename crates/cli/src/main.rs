@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod eval;
 mod logging;
 
 use std::process::ExitCode;

@@ -1,5 +1,6 @@
 //! One module per command; [`run`] dispatches.
 
+mod eval;
 mod tool;
 
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ use crate::cli::{Cli, Command};
 pub fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Some(Command::Tool(args)) => tool::run(&cli.global, args),
+        Some(Command::Eval(args)) => eval::run(&cli.global, args),
         None => {
             if cli.query.is_empty() {
                 bail!(

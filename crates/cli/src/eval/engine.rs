@@ -1,0 +1,170 @@
+//! How a case is answered in the binary: the agent crate's loop, with the local engine or
+//! a model (live, recorded with `--record-dir`, or replayed from `--replay-dir`).
+//!
+//! Each case gets its own tool registry bound to its repository, its own policy and its
+//! own `RunConfig`, exactly as one `explore` invocation would, so an eval measures what
+//! users get. The only thing shared is the local engine's lexical index per repository (a
+//! warm cache: it is derived from the files alone, never from a previous answer).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use explore_agent::event::NullSink;
+use explore_agent::{ExploreResult, LlmConfig, LlmPolicy, RunConfig, explore};
+use explore_tools::{Registry, RegistryOptions, RepoRoot};
+
+use super::run::CaseRunner;
+use super::suite::{Case, Engine};
+
+type SharedIndex = Arc<Mutex<Option<Arc<()>>>>;
+
+/// Endpoint settings for LLM cases, read from the environment like the main command
+/// (`OPENAI_BASE_URL`, `EXPLORE_MODEL`, `OPENAI_API_KEY`).
+#[derive(Debug, Clone, Default)]
+pub struct LlmSettings {
+    /// `OPENAI_BASE_URL`.
+    pub base_url: Option<String>,
+    /// `EXPLORE_MODEL`.
+    pub model: Option<String>,
+    /// `OPENAI_API_KEY`.
+    pub api_key: Option<String>,
+}
+
+impl LlmSettings {
+    /// Reads the environment; empty values count as unset.
+    pub fn from_env() -> Self {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        Self {
+            base_url: var("OPENAI_BASE_URL"),
+            model: var("EXPLORE_MODEL"),
+            api_key: var("OPENAI_API_KEY"),
+        }
+    }
+
+    /// True when a live endpoint is configured (a base URL or a key).
+    pub fn configured(&self) -> bool {
+        self.base_url.is_some() || self.api_key.is_some()
+    }
+}
+
+/// Runs cases through the agent.
+#[derive(Debug, Default)]
+pub struct AgentRunner {
+    /// `--engine`, overriding each case's.
+    pub engine_override: Option<Engine>,
+    /// `--replay-dir`.
+    pub replay_dir: Option<PathBuf>,
+    /// `--record-dir`.
+    pub record_dir: Option<PathBuf>,
+    /// Endpoint settings for live LLM cases.
+    pub llm: LlmSettings,
+    indexes: Mutex<HashMap<PathBuf, SharedIndex>>,
+}
+
+impl AgentRunner {
+    /// A runner with these settings.
+    pub fn new(
+        engine_override: Option<Engine>,
+        replay_dir: Option<PathBuf>,
+        record_dir: Option<PathBuf>,
+        llm: LlmSettings,
+    ) -> Self {
+        Self {
+            engine_override,
+            replay_dir,
+            record_dir,
+            llm,
+            indexes: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The engine a case runs with.
+    pub fn engine_for(&self, case: &Case) -> Engine {
+        self.engine_override
+            .or(case.engine)
+            .unwrap_or(Engine::Local)
+    }
+
+    /// The transcript a case replays from or records to.
+    pub fn transcript(dir: &Path, case: &Case) -> PathBuf {
+        dir.join(format!("{}.jsonl", case.id))
+    }
+
+    fn shared_index(&self, repo: &Path) -> SharedIndex {
+        match self.indexes.lock() {
+            Ok(mut map) => map.entry(repo.to_path_buf()).or_default().clone(),
+            Err(_) => SharedIndex::default(),
+        }
+    }
+
+    /// The model settings of one LLM case: replay from `--replay-dir`, else a live
+    /// endpoint (recording to `--record-dir` when given).
+    fn llm_config(&self, case: &Case) -> Result<LlmConfig, String> {
+        let base_url = self
+            .llm
+            .base_url
+            .clone()
+            .unwrap_or_else(|| explore_agent::llm::DEFAULT_BASE_URL.to_string());
+        let model = self
+            .llm
+            .model
+            .clone()
+            .unwrap_or_else(|| explore_agent::llm::DEFAULT_MODEL.to_string());
+        let mut cfg = LlmConfig::new(base_url, model);
+        if let Some(dir) = &self.replay_dir {
+            let path = Self::transcript(dir, case);
+            if !path.is_file() {
+                return Err(format!(
+                    "no transcript `{}`; record one with `explore eval --engine llm --record-dir {}` against a real endpoint",
+                    path.display(),
+                    dir.display()
+                ));
+            }
+            cfg.replay = Some(path);
+            return Ok(cfg);
+        }
+        if !self.llm.configured() {
+            return Err(
+                "no model endpoint: set OPENAI_BASE_URL and/or OPENAI_API_KEY (and EXPLORE_MODEL), or pass --replay-dir"
+                    .to_string(),
+            );
+        }
+        cfg.api_key = self.llm.api_key.clone();
+        cfg.record = self
+            .record_dir
+            .as_deref()
+            .map(|dir| Self::transcript(dir, case));
+        Ok(cfg)
+    }
+}
+
+impl CaseRunner for AgentRunner {
+    fn run(&self, case: &Case) -> Result<ExploreResult, String> {
+        let root = RepoRoot::new(&case.repo)
+            .map_err(|e| format!("repository `{}`: {e}", case.repo.display()))?;
+        let registry = Registry::new(root, RegistryOptions::default());
+        let mut config = RunConfig::new(case.query.clone());
+        config.budget = case.budget;
+        if let Some(turns) = case.max_turns {
+            config.max_turns = turns;
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        let result = match self.engine_for(case) {
+            Engine::Local => {
+                // The local engine lands in a later commit.
+                let _ = self.shared_index(&case.repo);
+                return Err("the local engine is not in this build yet".to_string());
+            }
+            Engine::Llm => {
+                let cfg = self.llm_config(case)?;
+                let mut policy = LlmPolicy::new(cfg).map_err(|e| e.to_string())?;
+                rt.block_on(explore(&registry, &mut policy, &config, &NullSink))
+            }
+        };
+        result.map_err(|e| e.to_string())
+    }
+}
