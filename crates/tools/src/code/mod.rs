@@ -1,29 +1,185 @@
-//! `code`: the tree-sitter code graph of a Go and Python repository.
+//! `code`: the tree-sitter code graph of a Go and Python repository, and the tool that
+//! queries it.
 //!
-//! Placeholder until the graph lands (issue 3).
+//! This is why explore needs three tool calls where a grep-driven agent needs fourteen:
+//! "who calls Plan" is one lookup in a graph of definitions and calls, not a text search
+//! followed by reading every hit. The graph is built from tags.scm-style queries
+//! (`crates/tools/queries/`), linked across files and packages, cached outside the
+//! repository and refreshed incrementally; `docs/code-graph.md` gives the design.
+//!
+//! # Public API (for the local engine and `explore index`)
+//!
+//! - [`CodeTool::new`]`(root, IndexOptions)`; [`CodeTool::graph`] builds or loads the
+//!   graph on first use and returns the same `Arc<CodeGraph>` afterwards;
+//!   [`CodeTool::index`] refreshes it and returns [`IndexStats`].
+//! - [`CodeGraph`]: [`symbols`](CodeGraph::symbols) ([`Symbol`]: name, display, qname,
+//!   kind, path, line, end_line, signature, doc, is_test/is_vendored/is_generated),
+//!   [`files`](CodeGraph::files) ([`FileInfo`]: path, language, lines),
+//!   [`edges`](CodeGraph::edges) / [`edges_of_kind`](CodeGraph::edges_of_kind)
+//!   ([`Edge`]: from, to, kind, line, inferred), and the queries
+//!   [`find`](CodeGraph::find), [`resolve`](CodeGraph::resolve),
+//!   [`callers`](CodeGraph::callers), [`callees`](CodeGraph::callees),
+//!   [`implementations`](CodeGraph::implementations),
+//!   [`implemented_by`](CodeGraph::implemented_by), [`methods`](CodeGraph::methods),
+//!   [`usages`](CodeGraph::usages), [`trace`](CodeGraph::trace).
+//! - [`GraphStore`]: the lookups those queries need, implemented by [`CodeGraph`] (the
+//!   embedded store) and, later, by a server-backed store.
+//! - [`run`]: the tool's text for a [`CodeArgs`], as the model sees it.
+
+mod extract;
+mod index;
+mod link;
+mod model;
+mod query;
+mod store;
+mod tool;
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
-use crate::{RepoRoot, Tool, ToolError, ToolOutput};
+pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
+pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path};
+pub use link::{GraphData, MAX_NAME_MATCHES};
+pub use model::{
+    Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId, is_generated, is_test_path,
+    is_vendored_path,
+};
+pub use query::{
+    Hop, MAX_DEPTH, MAX_RESULTS, MAX_TRACE, Match, Related, Resolution, Role, SymbolQuery,
+    TraceStep, Walk, file_matches,
+};
+pub use store::{CodeGraph, EdgePage, GraphStore, NameMatch};
+pub use tool::{CodeArgs, Operation, invalid_kind, run};
+
+use crate::{RepoRoot, Tool, ToolError, ToolOutput, args};
 
 /// Where and how the code index is kept.
 #[derive(Debug, Clone, Default)]
 pub struct IndexOptions {
-    /// Cache directory for the persisted index (default: the XDG cache dir).
+    /// Cache directory for the persisted index (default: `EXPLORE_CACHE_DIR`, else the
+    /// XDG cache dir, `~/.cache/explore`).
     pub cache_dir: Option<PathBuf>,
+    /// Keep the index in memory only: no cache file is read or written.
+    pub no_cache: bool,
 }
 
-/// The `code` tool.
-#[derive(Debug, Clone)]
+/// The `code` tool: the graph, built on first use, and its queries.
 pub struct CodeTool {
-    #[allow(dead_code)]
     root: RepoRoot,
+    options: IndexOptions,
+    state: Mutex<Option<(Arc<CodeGraph>, IndexStats)>>,
+}
+
+impl std::fmt::Debug for CodeTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeTool")
+            .field("root", &self.root)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CodeTool {
-    /// A `code` tool over the repository at `root`.
-    pub fn new(root: RepoRoot, _options: IndexOptions) -> Self {
-        Self { root }
+    /// A `code` tool over the repository at `root`. Nothing is read until the first query.
+    pub fn new(root: RepoRoot, options: IndexOptions) -> Self {
+        Self {
+            root,
+            options,
+            state: Mutex::new(None),
+        }
+    }
+
+    /// The cache file this tool reads and writes, if any.
+    pub fn cache_path(&self) -> Option<PathBuf> {
+        if self.options.no_cache {
+            return None;
+        }
+        index::cache_path(self.root.path(), self.options.cache_dir.as_deref())
+    }
+
+    /// The graph: loaded from the cache (refreshed for changed files) or built on the
+    /// first call, then shared.
+    pub fn graph(&self) -> Result<Arc<CodeGraph>, ToolError> {
+        let mut state = self.state.lock().map_err(|_| {
+            ToolError::Failed("the code index is unavailable (a build panicked)".into())
+        })?;
+        if let Some((g, _)) = state.as_ref() {
+            return Ok(g.clone());
+        }
+        let built = index::refresh(self.root.path(), self.cache_path().as_deref());
+        let g = Arc::new(built.graph);
+        *state = Some((g.clone(), built.stats));
+        Ok(g)
+    }
+
+    /// Refreshes the index from disk now and returns what it took.
+    pub fn index(&self) -> Result<IndexStats, ToolError> {
+        let built = index::refresh(self.root.path(), self.cache_path().as_deref());
+        let stats = built.stats.clone();
+        let mut state = self.state.lock().map_err(|_| {
+            ToolError::Failed("the code index is unavailable (a build panicked)".into())
+        })?;
+        *state = Some((Arc::new(built.graph), built.stats));
+        Ok(stats)
+    }
+
+    /// The stats of the last build or refresh, if the graph was built.
+    pub fn stats(&self) -> Option<IndexStats> {
+        self.state
+            .lock()
+            .ok()
+            .and_then(|s| s.as_ref().map(|(_, st)| st.clone()))
+    }
+}
+
+impl CodeGraph {
+    fn store(&self) -> &dyn GraphStore {
+        self
+    }
+
+    /// Symbols matching a name, qualified name or glob, best first (partial matches last).
+    pub fn find(&self, q: &SymbolQuery) -> Vec<Match> {
+        query::find(self.store(), q, true)
+    }
+
+    /// Resolves a name to one symbol the role accepts, or says why not.
+    pub fn resolve(&self, q: &SymbolQuery, role: Role) -> Resolution {
+        query::resolve(self.store(), q, role)
+    }
+
+    /// Who calls `id`, `depth` levels up (1 to 3).
+    pub fn callers(&self, id: SymbolId, depth: u32) -> Walk {
+        query::callers(self.store(), id, depth)
+    }
+
+    /// What `id` calls, `depth` levels down (1 to 3).
+    pub fn callees(&self, id: SymbolId, depth: u32) -> Walk {
+        query::callees(self.store(), id, depth)
+    }
+
+    /// Implementations of an interface, or subclasses of a class (indirect included).
+    pub fn implementations(&self, id: SymbolId) -> Vec<Related> {
+        query::implementations(self.store(), id)
+    }
+
+    /// The interfaces a type satisfies, or the classes a class extends.
+    pub fn implemented_by(&self, id: SymbolId) -> Vec<Related> {
+        query::implemented_by(self.store(), id)
+    }
+
+    /// The methods of a type.
+    pub fn methods(&self, id: SymbolId) -> Vec<Related> {
+        query::methods(self.store(), id)
+    }
+
+    /// Functions whose parameters or results name the type.
+    pub fn usages(&self, id: SymbolId) -> Vec<Related> {
+        query::usages(self.store(), id)
+    }
+
+    /// The shortest call path from any of `from` to any of `to`.
+    pub fn trace(&self, from: &[SymbolId], to: &[SymbolId]) -> Option<Vec<TraceStep>> {
+        query::trace(self.store(), from, to)
     }
 }
 
@@ -31,15 +187,18 @@ impl Tool for CodeTool {
     fn name(&self) -> &'static str {
         "code"
     }
+
     fn description(&self) -> &'static str {
         include_str!("../../../../prompts/tools/code.md")
     }
+
     fn parameters(&self) -> serde_json::Value {
-        serde_json::json!({"type":"object"})
+        serde_json::to_value(schemars::schema_for!(CodeArgs)).unwrap_or_default()
     }
-    fn call(&self, _args: &serde_json::Value) -> Result<ToolOutput, ToolError> {
-        Err(ToolError::Failed(
-            "The code graph is not available in this build; use read and tree.".into(),
-        ))
+
+    fn call(&self, raw: &serde_json::Value) -> Result<ToolOutput, ToolError> {
+        let a: CodeArgs = args::parse("code", raw, &tool::FIELDS, tool::EXAMPLE)?;
+        let graph = self.graph()?;
+        tool::run(&graph, &a)
     }
 }

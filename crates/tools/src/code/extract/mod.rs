@@ -1,0 +1,414 @@
+//! Per-file extraction: from one file's bytes to the facts the graph is linked from.
+//!
+//! Extraction looks at one file alone, so its result can be cached by content hash and
+//! redone in parallel; everything that needs other files (which package an import names,
+//! which type a receiver is, which interface a type satisfies) waits for the link step
+//! ([`super::link`]). Facts therefore keep references as they are written in the source
+//! (`model.IssueStore`, `self.repository.save`), with just enough local context (the
+//! declared type of a variable, the class a `self` belongs to) for the linker to resolve
+//! them.
+//!
+//! Definitions and call sites come from tags.scm-style queries (`crates/tools/queries/`);
+//! the tree is walked by hand only to qualify names and to type local variables.
+
+mod go;
+pub use go::default_import_name as go_import_name;
+mod python;
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+
+use super::model::{Kind, Language};
+
+/// Source of the Go query, compiled once per process.
+pub const GO_QUERY: &str = include_str!("../../../queries/go.scm");
+/// Source of the Python query, compiled once per process.
+pub const PYTHON_QUERY: &str = include_str!("../../../queries/python.scm");
+
+/// A type or value reference as written: `["model", "IssueStore"]`, `["Repository"]`.
+pub type Path = Vec<String>;
+
+/// Everything the linker needs from one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileFacts {
+    /// Number of lines.
+    pub lines: u32,
+    /// The parse tree had syntax errors; what could be read was kept.
+    pub had_errors: bool,
+    /// Generated code (set by the indexer, which knows the path).
+    pub generated: bool,
+    /// Go: the package clause name. Python: empty.
+    pub package: String,
+    /// The file's imports.
+    pub imports: Vec<Import>,
+    /// Its definitions, in source order.
+    pub symbols: Vec<RawSymbol>,
+}
+
+/// One import binding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Import {
+    /// The name bound in the file. Go: the alias, or empty for the package's own name.
+    pub local: String,
+    /// Python: number of leading dots of a relative import. Go: 0.
+    pub level: u32,
+    /// Go: the import path. Python: the module as written (without leading dots).
+    pub module: String,
+    /// Python `from M import name`: the imported name.
+    pub name: Option<String>,
+}
+
+/// One definition with the references made from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawSymbol {
+    /// The bare name.
+    pub name: String,
+    /// Enclosing type names: Go receiver type or interface; Python enclosing classes.
+    pub container: Vec<String>,
+    /// What it is.
+    pub kind: Kind,
+    /// First line, 1-based.
+    pub line: u32,
+    /// Last line, inclusive.
+    pub end_line: u32,
+    /// One-line signature.
+    pub signature: String,
+    /// First line of the doc comment.
+    pub doc: Option<String>,
+    /// Types: fields (Go struct fields, Python attributes) with what is known of their type.
+    pub fields: Vec<(String, Recv)>,
+    /// Types: embedded types (Go) or base classes (Python).
+    pub bases: Vec<Path>,
+    /// Functions: the named types of the results, outermost pointer removed.
+    pub results: Vec<Path>,
+    /// Functions: every named type mentioned in parameters and results.
+    pub uses: Vec<Path>,
+    /// Functions: the calls made in the body (closures included).
+    pub calls: Vec<RawCall>,
+}
+
+impl RawSymbol {
+    fn new(name: String, kind: Kind, node: Node<'_>, src: &[u8]) -> Self {
+        RawSymbol {
+            name,
+            container: Vec::new(),
+            kind,
+            line: node.start_position().row as u32 + 1,
+            end_line: node.end_position().row as u32 + 1,
+            signature: first_line(node, src),
+            doc: None,
+            fields: Vec::new(),
+            bases: Vec::new(),
+            results: Vec::new(),
+            uses: Vec::new(),
+            calls: Vec::new(),
+        }
+    }
+}
+
+/// What is known about the value a method is called on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Recv {
+    /// Declared or constructed with this type (`p *Planner`, `&T{}`, `x: Repository`).
+    Typed(Path),
+    /// The result of calling the function at this path (`x := NewT()`, `get_service()`).
+    CallResult(Path),
+    /// A field of another value: `r.Planner`, `self.repository`.
+    Field(Box<Recv>, Vec<String>),
+    /// The method's own receiver: Python `self`/`cls` (Go receivers are `Typed`).
+    SelfRef,
+    /// Python `super()`.
+    Super,
+    /// Known, but not a named type (a literal, a slice, a function value).
+    Opaque,
+    /// Nothing is known: the linker falls back to matching the method name.
+    Unknown,
+}
+
+/// What a call calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CallTarget {
+    /// A name resolved in file scope: `f`, `pkg.F`, `module.f`, `Class.method`.
+    Path(Path),
+    /// A method on a value: `base.fields….name(...)`.
+    Member {
+        /// The value the chain starts from.
+        base: Recv,
+        /// Field or attribute names between the base and the method.
+        fields: Vec<String>,
+        /// The method name.
+        name: String,
+    },
+}
+
+/// One call site.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawCall {
+    /// The line of the call.
+    pub line: u32,
+    /// What it calls.
+    pub target: CallTarget,
+}
+
+/// Why a file could not be extracted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExtractError {
+    /// Not UTF-8 text.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+    /// tree-sitter gave up.
+    #[error("the parser failed")]
+    ParseFailed,
+    /// The query did not compile (a bug, caught by the query tests).
+    #[error("query error: {0}")]
+    Query(String),
+}
+
+/// A compiled query with the indices of the captures the extractors use.
+pub(crate) struct Compiled {
+    pub query: Query,
+    pub name: u32,
+    /// Capture index → the definition kind it marks, or `None` for references.
+    pub def_kinds: Vec<Option<Kind>>,
+    pub call: Option<u32>,
+}
+
+fn compile(language: &tree_sitter::Language, src: &str) -> Result<Compiled, String> {
+    let query = Query::new(language, src).map_err(|e| e.to_string())?;
+    let mut name = None;
+    let mut call = None;
+    let mut def_kinds = Vec::new();
+    for (i, cap) in query.capture_names().iter().enumerate() {
+        let kind = cap.strip_prefix("definition.").and_then(Kind::parse);
+        if *cap == "name" {
+            name = Some(i as u32);
+        }
+        if *cap == "reference.call" {
+            call = Some(i as u32);
+        }
+        if cap.starts_with("definition.") && kind.is_none() {
+            return Err(format!("unknown definition kind in capture @{cap}"));
+        }
+        def_kinds.push(kind);
+    }
+    let name = name.ok_or("the query has no @name capture")?;
+    Ok(Compiled {
+        query,
+        name,
+        def_kinds,
+        call,
+    })
+}
+
+pub(crate) fn go_language() -> tree_sitter::Language {
+    tree_sitter_go::LANGUAGE.into()
+}
+
+pub(crate) fn python_language() -> tree_sitter::Language {
+    tree_sitter_python::LANGUAGE.into()
+}
+
+/// The compiled query for a language (compiled once, shared by every thread).
+pub(crate) fn query(language: Language) -> Result<&'static Compiled, ExtractError> {
+    static GO: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    static PY: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    let q = match language {
+        Language::Go => GO.get_or_init(|| compile(&go_language(), GO_QUERY)),
+        Language::Python => PY.get_or_init(|| compile(&python_language(), PYTHON_QUERY)),
+    };
+    q.as_ref().map_err(|e| ExtractError::Query(e.clone()))
+}
+
+thread_local! {
+    static PARSERS: std::cell::RefCell<(Option<Parser>, Option<Parser>)> =
+        const { std::cell::RefCell::new((None, None)) };
+}
+
+/// Parses `src` without extracting anything: the floor the benchmark compares with.
+pub fn parse_only(language: Language, src: &[u8]) -> Result<Tree, ExtractError> {
+    PARSERS.with(|cell| {
+        let mut slots = cell.borrow_mut();
+        let slot = match language {
+            Language::Go => &mut slots.0,
+            Language::Python => &mut slots.1,
+        };
+        if slot.is_none() {
+            let mut p = Parser::new();
+            let lang = match language {
+                Language::Go => go_language(),
+                Language::Python => python_language(),
+            };
+            p.set_language(&lang)
+                .map_err(|_| ExtractError::ParseFailed)?;
+            *slot = Some(p);
+        }
+        let parser = slot.as_mut().ok_or(ExtractError::ParseFailed)?;
+        parser.parse(src, None).ok_or(ExtractError::ParseFailed)
+    })
+}
+
+/// Extracts the facts of one file.
+pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError> {
+    if std::str::from_utf8(src).is_err() {
+        return Err(ExtractError::NotUtf8);
+    }
+    let tree = parse_only(language, src)?;
+    let q = query(language)?;
+    let mut facts = match language {
+        Language::Go => go::extract(&tree, src, q),
+        Language::Python => python::extract(&tree, src, q),
+    };
+    facts.lines = count_lines(src);
+    facts.had_errors = tree.root_node().has_error();
+    Ok(facts)
+}
+
+/// Number of lines in `src` (a last line without a newline counts).
+pub fn count_lines(src: &[u8]) -> u32 {
+    let n = memchr::memchr_iter(b'\n', src).count();
+    let extra = usize::from(!src.is_empty() && !src.ends_with(b"\n"));
+    (n + extra) as u32
+}
+
+/// One query match, flattened: the definition or call node, its kind, and its name.
+pub(crate) struct Hit<'t> {
+    pub node: Node<'t>,
+    pub name: String,
+    /// `Some(kind)` for a definition, `None` for a call.
+    pub def: Option<Kind>,
+}
+
+/// Runs the query and returns definitions and calls in source order.
+pub(crate) fn run_query<'t>(q: &Compiled, tree: &'t Tree, src: &[u8]) -> Vec<Hit<'t>> {
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&q.query, tree.root_node(), src);
+    let mut hits = Vec::new();
+    while let Some(m) = matches.next() {
+        let mut name = None;
+        let mut target = None;
+        for cap in m.captures {
+            if cap.index == q.name {
+                name = Some(text(cap.node, src).to_string());
+            } else if let Some(kind) = q.def_kinds.get(cap.index as usize).copied().flatten() {
+                target = Some((cap.node, Some(kind)));
+            } else if Some(cap.index) == q.call {
+                target = Some((cap.node, None));
+            }
+        }
+        if let (Some(name), Some((node, def))) = (name, target) {
+            hits.push(Hit { node, name, def });
+        }
+    }
+    hits
+}
+
+/// The text of a node (empty if it is not UTF-8, which [`extract`] has ruled out).
+pub(crate) fn text<'s>(node: Node<'_>, src: &'s [u8]) -> &'s str {
+    node.utf8_text(src).unwrap_or("")
+}
+
+/// 1-based line of a node.
+pub(crate) fn line_of(node: Node<'_>) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+/// The first line of a node's text, trimmed and cut to a readable length.
+pub(crate) fn first_line(node: Node<'_>, src: &[u8]) -> String {
+    let t = text(node, src);
+    let line = t.lines().next().unwrap_or("").trim();
+    let line = line.strip_suffix('{').unwrap_or(line).trim_end();
+    shorten(line, 160)
+}
+
+/// Cuts `s` to at most `max` characters, marking the cut with `…`.
+pub(crate) fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+/// Every named child of a node.
+pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+/// Visits every node under `node` (depth first, `node` included).
+pub(crate) fn walk<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
+    let mut cursor = node.walk();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        f(n);
+        let children: Vec<_> = n.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+/// For each call hit, the index of the innermost callable symbol whose node contains it.
+/// `ranges` are (start byte, end byte, symbol index) of the callables.
+pub(crate) fn owner_of(ranges: &[(usize, usize, usize)], at: usize) -> Option<usize> {
+    ranges
+        .iter()
+        .filter(|(s, e, _)| *s <= at && at < *e)
+        .min_by_key(|(s, e, _)| e - s)
+        .map(|(_, _, i)| *i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_compile_with_the_expected_captures() {
+        for lang in [Language::Go, Language::Python] {
+            let q = query(lang).unwrap();
+            assert!(q.call.is_some(), "{lang:?} has @reference.call");
+            assert!(q.def_kinds.contains(&Some(Kind::Function)));
+        }
+        let go = query(Language::Go).unwrap();
+        for k in [
+            Kind::Method,
+            Kind::Struct,
+            Kind::Interface,
+            Kind::Type,
+            Kind::Const,
+            Kind::Var,
+        ] {
+            assert!(go.def_kinds.contains(&Some(k)), "go query marks {k}");
+        }
+        let py = query(Language::Python).unwrap();
+        assert!(py.def_kinds.contains(&Some(Kind::Class)));
+        assert!(py.def_kinds.contains(&Some(Kind::Var)));
+    }
+
+    #[test]
+    fn unknown_definition_kind_is_rejected() {
+        let err = compile(
+            &go_language(),
+            "(function_declaration name: (identifier) @name) @definition.func",
+        )
+        .err()
+        .unwrap();
+        assert_eq!(err, "unknown definition kind in capture @definition.func");
+    }
+
+    #[test]
+    fn line_count() {
+        assert_eq!(count_lines(b""), 0);
+        assert_eq!(count_lines(b"a\nb\n"), 2);
+        assert_eq!(count_lines(b"a\nb"), 2);
+    }
+
+    #[test]
+    fn non_utf8_is_refused() {
+        assert_eq!(
+            extract(Language::Go, b"package a\xff\xfe").unwrap_err(),
+            ExtractError::NotUtf8
+        );
+    }
+}

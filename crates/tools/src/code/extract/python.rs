@@ -1,0 +1,593 @@
+//! Python: decides which functions are methods, qualifies nested classes, types `self`
+//! attributes and local variables (annotations, constructor calls, `-> T` results) and
+//! turns each call into a [`CallTarget`].
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Tree};
+
+use super::{
+    CallTarget, Compiled, FileFacts, Import, Path, RawCall, RawSymbol, Recv, line_of,
+    named_children, owner_of, run_query, shorten, text, walk,
+};
+use crate::code::model::Kind;
+
+/// Names from `typing` that wrap the type that matters (`Optional[Account]` → `Account`).
+const WRAPPERS: [&str; 16] = [
+    "Optional",
+    "Union",
+    "List",
+    "Dict",
+    "Set",
+    "FrozenSet",
+    "Tuple",
+    "Type",
+    "Sequence",
+    "Iterable",
+    "Iterator",
+    "Mapping",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+];
+
+pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
+    let root = tree.root_node();
+    let mut facts = FileFacts::default();
+    walk(root, &mut |n| match n.kind() {
+        "import_statement" => {
+            for c in named_children(n) {
+                match c.kind() {
+                    "dotted_name" => {
+                        let module = text(c, src).to_string();
+                        let local = module.split('.').next().unwrap_or("").to_string();
+                        facts.imports.push(Import {
+                            local,
+                            level: 0,
+                            module: local_top(&module),
+                            name: None,
+                        });
+                    }
+                    "aliased_import" => {
+                        if let (Some(name), Some(alias)) = (
+                            c.child_by_field_name("name"),
+                            c.child_by_field_name("alias"),
+                        ) {
+                            facts.imports.push(Import {
+                                local: text(alias, src).to_string(),
+                                level: 0,
+                                module: text(name, src).to_string(),
+                                name: None,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        "import_from_statement" => {
+            let Some(m) = n.child_by_field_name("module_name") else {
+                return;
+            };
+            let (level, module) = if m.kind() == "relative_import" {
+                let mut level = 0;
+                let mut module = String::new();
+                for c in named_children(m) {
+                    match c.kind() {
+                        "import_prefix" => level = text(c, src).len() as u32,
+                        "dotted_name" => module = text(c, src).to_string(),
+                        _ => {}
+                    }
+                }
+                (level, module)
+            } else {
+                (0, text(m, src).to_string())
+            };
+            let mut cursor = n.walk();
+            for c in n.children_by_field_name("name", &mut cursor) {
+                let (name, local) = match c.kind() {
+                    "aliased_import" => match (
+                        c.child_by_field_name("name"),
+                        c.child_by_field_name("alias"),
+                    ) {
+                        (Some(nm), Some(al)) => (text(nm, src), text(al, src)),
+                        _ => continue,
+                    },
+                    _ => (text(c, src), text(c, src)),
+                };
+                facts.imports.push(Import {
+                    local: local.to_string(),
+                    level,
+                    module: module.clone(),
+                    name: Some(name.to_string()),
+                });
+            }
+        }
+        _ => {}
+    });
+
+    let hits = run_query(q, tree, src);
+    let mut calls = Vec::new();
+    // Index of each class symbol by its qualified chain ("Settings.Config").
+    let mut classes: HashMap<String, usize> = HashMap::new();
+    let mut scopes: Vec<HashMap<String, Recv>> = Vec::new();
+    let mut ranges = Vec::new();
+    let mut pending_attrs: Vec<(String, String, Recv)> = Vec::new();
+    for h in hits {
+        let Some(kind) = h.def else {
+            calls.push(h.node);
+            continue;
+        };
+        let node = h.node;
+        let mut scope = HashMap::new();
+        let sym = match node.kind() {
+            "class_definition" => {
+                let Some(chain) = enclosing_classes(node, src) else {
+                    continue;
+                };
+                let mut sym = RawSymbol::new(h.name, Kind::Class, node, src);
+                sym.container = chain;
+                if let Some(supers) = node.child_by_field_name("superclasses") {
+                    for b in named_children(supers) {
+                        let b = if b.kind() == "subscript" {
+                            b.child_by_field_name("value").unwrap_or(b)
+                        } else {
+                            b
+                        };
+                        if let Some(p) = dotted(b, src)
+                            && p.first().is_some_and(|f| f != "object")
+                        {
+                            sym.bases.push(p);
+                        }
+                    }
+                }
+                if let Some(body) = node.child_by_field_name("body") {
+                    sym.doc = docstring(body, src);
+                    for st in named_children(body) {
+                        if st.kind() != "expression_statement" {
+                            continue;
+                        }
+                        for a in named_children(st) {
+                            if a.kind() == "assignment"
+                                && let (Some(l), Some(t)) =
+                                    (a.child_by_field_name("left"), a.child_by_field_name("type"))
+                                && l.kind() == "identifier"
+                                && let Some(p) = annotation_type(t, src)
+                            {
+                                sym.fields.push((text(l, src).to_string(), Recv::Typed(p)));
+                            }
+                        }
+                    }
+                }
+                let mut key = sym.container.clone();
+                key.push(sym.name.clone());
+                classes.insert(key.join("."), facts.symbols.len());
+                sym
+            }
+            "function_definition" => {
+                let Some(chain) = enclosing_classes(node, src) else {
+                    continue;
+                };
+                let is_method = !chain.is_empty();
+                let mut sym = RawSymbol::new(
+                    h.name,
+                    if is_method {
+                        Kind::Method
+                    } else {
+                        Kind::Function
+                    },
+                    node,
+                    src,
+                );
+                sym.container = chain;
+                sym.signature = def_signature(node, src);
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    bind_params(params, src, is_method, &mut scope, &mut sym.uses);
+                }
+                if let Some(rt) = node.child_by_field_name("return_type") {
+                    collect_annotation_types(rt, src, &mut sym.uses);
+                    if let Some(p) = annotation_type(rt, src) {
+                        sym.results.push(p);
+                    }
+                }
+                if let Some(body) = node.child_by_field_name("body") {
+                    sym.doc = docstring(body, src);
+                    let class_key = sym.container.join(".");
+                    bind_locals(body, src, &mut scope, &mut |attr, recv| {
+                        if is_method {
+                            pending_attrs.push((class_key.clone(), attr, recv));
+                        }
+                    });
+                }
+                ranges.push((node.start_byte(), node.end_byte(), facts.symbols.len()));
+                sym
+            }
+            "assignment" => {
+                let mut sym = RawSymbol::new(h.name, kind, node, src);
+                sym.kind = assignment_kind(&sym.name, node, src);
+                sym
+            }
+            _ => continue,
+        };
+        while scopes.len() < facts.symbols.len() {
+            scopes.push(HashMap::new());
+        }
+        scopes.push(scope);
+        facts.symbols.push(sym);
+    }
+    for (class, attr, recv) in pending_attrs {
+        if let Some(&i) = classes.get(&class) {
+            let fields = &mut facts.symbols[i].fields;
+            match fields.iter_mut().find(|(n, _)| *n == attr) {
+                Some((_, old)) if matches!(old, Recv::Unknown | Recv::Opaque) => *old = recv,
+                Some(_) => {}
+                None => fields.push((attr, recv)),
+            }
+        }
+    }
+
+    for call in calls {
+        let Some(owner) = owner_of(&ranges, call.start_byte()) else {
+            continue;
+        };
+        let Some(function) = call.child_by_field_name("function") else {
+            continue;
+        };
+        let is_method = facts.symbols[owner].kind == Kind::Method;
+        if let Some(target) = call_target(function, src, &scopes[owner], is_method) {
+            facts.symbols[owner].calls.push(RawCall {
+                line: line_of(call),
+                target,
+            });
+        }
+    }
+    facts
+}
+
+fn local_top(module: &str) -> String {
+    module.split('.').next().unwrap_or(module).to_string()
+}
+
+/// The classes around a definition, outermost first; `None` when it is inside a function
+/// (a local definition, not part of the module's interface).
+fn enclosing_classes(node: Node<'_>, src: &[u8]) -> Option<Vec<String>> {
+    let mut chain = Vec::new();
+    let mut p = node.parent();
+    while let Some(n) = p {
+        match n.kind() {
+            "function_definition" | "lambda" => return None,
+            "class_definition" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    chain.push(text(name, src).to_string());
+                }
+            }
+            _ => {}
+        }
+        p = n.parent();
+    }
+    chain.reverse();
+    Some(chain)
+}
+
+/// A dotted name from an identifier or attribute chain: `a.b.C` → `["a","b","C"]`.
+fn dotted(node: Node<'_>, src: &[u8]) -> Option<Path> {
+    match node.kind() {
+        "identifier" => Some(vec![text(node, src).to_string()]),
+        "attribute" => {
+            let mut p = dotted(node.child_by_field_name("object")?, src)?;
+            p.push(text(node.child_by_field_name("attribute")?, src).to_string());
+            Some(p)
+        }
+        "dotted_name" => Some(text(node, src).split('.').map(str::to_string).collect()),
+        _ => None,
+    }
+}
+
+/// Every dotted name in an annotation, wrappers included, in source order.
+fn annotation_names(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
+    match node.kind() {
+        "identifier" | "attribute" => {
+            if let Some(p) = dotted(node, src) {
+                out.push(p);
+            }
+        }
+        "string" => {
+            let t = text(node, src).trim_matches(['"', '\'']);
+            for part in t.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+                if !part.is_empty() && part.chars().next().is_some_and(|c| !c.is_ascii_digit()) {
+                    out.push(part.split('.').map(str::to_string).collect());
+                }
+            }
+        }
+        _ => {
+            for c in named_children(node) {
+                annotation_names(c, src, out);
+            }
+        }
+    }
+}
+
+/// The type an annotation names, typing wrappers removed.
+fn annotation_type(node: Node<'_>, src: &[u8]) -> Option<Path> {
+    let mut names = Vec::new();
+    annotation_names(node, src, &mut names);
+    names.into_iter().find(|p| {
+        let last = p.last().map(String::as_str).unwrap_or("");
+        !WRAPPERS.contains(&last) && last != "None" && !(p.len() == 2 && p[0] == "typing")
+    })
+}
+
+fn collect_annotation_types(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
+    let mut names = Vec::new();
+    annotation_names(node, src, &mut names);
+    for p in names {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+}
+
+fn bind_params(
+    params: Node<'_>,
+    src: &[u8],
+    is_method: bool,
+    scope: &mut HashMap<String, Recv>,
+    uses: &mut Vec<Path>,
+) {
+    for (i, p) in named_children(params).into_iter().enumerate() {
+        let (name, ty) = match p.kind() {
+            "identifier" => (Some(text(p, src)), None),
+            "typed_parameter" => (
+                named_children(p)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier")
+                    .map(|c| text(c, src)),
+                p.child_by_field_name("type"),
+            ),
+            "default_parameter" | "typed_default_parameter" => (
+                p.child_by_field_name("name").map(|c| text(c, src)),
+                p.child_by_field_name("type"),
+            ),
+            _ => (None, None),
+        };
+        let Some(name) = name else { continue };
+        if i == 0 && is_method && ty.is_none() {
+            scope.insert(name.to_string(), Recv::SelfRef);
+            continue;
+        }
+        let recv = match ty {
+            Some(t) => {
+                collect_annotation_types(t, src, uses);
+                annotation_type(t, src).map_or(Recv::Opaque, Recv::Typed)
+            }
+            None => Recv::Unknown,
+        };
+        scope.insert(name.to_string(), recv);
+    }
+}
+
+/// Types local variables, and reports `self.x = …` assignments through `on_attr`.
+fn bind_locals(
+    body: Node<'_>,
+    src: &[u8],
+    scope: &mut HashMap<String, Recv>,
+    on_attr: &mut impl FnMut(String, Recv),
+) {
+    walk(body, &mut |n| {
+        if n.kind() != "assignment" {
+            return;
+        }
+        let Some(left) = n.child_by_field_name("left") else {
+            return;
+        };
+        let recv = if let Some(t) = n.child_by_field_name("type") {
+            annotation_type(t, src).map_or(Recv::Opaque, Recv::Typed)
+        } else if let Some(r) = n.child_by_field_name("right") {
+            expr_recv(r, src, scope)
+        } else {
+            return;
+        };
+        match left.kind() {
+            "identifier" => {
+                let name = text(left, src).to_string();
+                // The first binding wins: later reassignments rarely change the type.
+                scope.entry(name).or_insert(recv);
+            }
+            "attribute" => {
+                if let (Some(obj), Some(attr)) = (
+                    left.child_by_field_name("object"),
+                    left.child_by_field_name("attribute"),
+                ) && matches!(scope.get(text(obj, src)), Some(Recv::SelfRef))
+                {
+                    on_attr(text(attr, src).to_string(), recv);
+                }
+            }
+            _ => {}
+        }
+    });
+}
+
+fn expr_recv(e: Node<'_>, src: &[u8], scope: &HashMap<String, Recv>) -> Recv {
+    match e.kind() {
+        "call" => {
+            let Some(f) = e.child_by_field_name("function") else {
+                return Recv::Unknown;
+            };
+            match dotted(f, src) {
+                Some(p) if p.len() == 1 && scope.contains_key(&p[0]) => Recv::Unknown,
+                Some(p) if p.first().is_some_and(|h| scope.contains_key(h)) => Recv::Unknown,
+                Some(p) => Recv::CallResult(p),
+                None => Recv::Unknown,
+            }
+        }
+        "identifier" => scope.get(text(e, src)).cloned().unwrap_or(Recv::Unknown),
+        "attribute" => match dotted(e, src) {
+            Some(p) if p.len() > 1 => match scope.get(&p[0]) {
+                Some(r) => Recv::Field(Box::new(r.clone()), p[1..].to_vec()),
+                None => Recv::Unknown,
+            },
+            _ => Recv::Unknown,
+        },
+        "boolean_operator" => {
+            let l = e
+                .child_by_field_name("left")
+                .map_or(Recv::Unknown, |l| expr_recv(l, src, scope));
+            match l {
+                Recv::Unknown | Recv::Opaque => e
+                    .child_by_field_name("right")
+                    .map_or(Recv::Unknown, |r| expr_recv(r, src, scope)),
+                other => other,
+            }
+        }
+        "parenthesized_expression" | "conditional_expression" => named_children(e)
+            .first()
+            .map_or(Recv::Unknown, |c| expr_recv(*c, src, scope)),
+        "string"
+        | "integer"
+        | "float"
+        | "list"
+        | "dictionary"
+        | "set"
+        | "tuple"
+        | "true"
+        | "false"
+        | "none"
+        | "list_comprehension"
+        | "dictionary_comprehension"
+        | "binary_operator"
+        | "lambda" => Recv::Opaque,
+        _ => Recv::Unknown,
+    }
+}
+
+fn call_target(
+    function: Node<'_>,
+    src: &[u8],
+    scope: &HashMap<String, Recv>,
+    is_method: bool,
+) -> Option<CallTarget> {
+    match function.kind() {
+        "identifier" => {
+            let name = text(function, src);
+            if scope.contains_key(name) || name == "super" {
+                return None;
+            }
+            Some(CallTarget::Path(vec![name.to_string()]))
+        }
+        "attribute" => {
+            let name = text(function.child_by_field_name("attribute")?, src).to_string();
+            let mut fields = Vec::new();
+            let mut base = function.child_by_field_name("object")?;
+            while base.kind() == "attribute" {
+                fields.push(text(base.child_by_field_name("attribute")?, src).to_string());
+                base = base.child_by_field_name("object")?;
+            }
+            fields.reverse();
+            let base_recv = match base.kind() {
+                "identifier" => {
+                    let b = text(base, src);
+                    match scope.get(b) {
+                        Some(r) => r.clone(),
+                        None => {
+                            let mut path = vec![b.to_string()];
+                            path.extend(fields);
+                            path.push(name);
+                            return Some(CallTarget::Path(path));
+                        }
+                    }
+                }
+                "call" => {
+                    let is_super = base
+                        .child_by_field_name("function")
+                        .is_some_and(|f| text(f, src) == "super");
+                    if is_super && is_method {
+                        Recv::Super
+                    } else {
+                        expr_recv(base, src, scope)
+                    }
+                }
+                _ => expr_recv(base, src, scope),
+            };
+            Some(CallTarget::Member {
+                base: base_recv,
+                fields,
+                name,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `def name(params) -> ret:` on one line, whitespace collapsed.
+fn def_signature(node: Node<'_>, src: &[u8]) -> String {
+    let end = node
+        .child_by_field_name("body")
+        .map_or(node.end_byte(), |b| b.start_byte());
+    let head = std::str::from_utf8(&src[node.start_byte()..end]).unwrap_or("");
+    let collapsed: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
+    let collapsed = collapsed
+        .replace("( ", "(")
+        .replace(", )", ")")
+        .replace(",)", ")");
+    shorten(&collapsed, 160)
+}
+
+/// First non-empty line of a block's docstring.
+fn docstring(body: Node<'_>, src: &[u8]) -> Option<String> {
+    let first = named_children(body).into_iter().next()?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let s = named_children(first).into_iter().next()?;
+    if s.kind() != "string" {
+        return None;
+    }
+    let t = text(s, src);
+    let t = t.trim_start_matches(['r', 'u', 'R', 'U', 'b', 'B']);
+    let t = t.trim_matches(['"', '\'']);
+    t.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| shorten(l, 160))
+}
+
+fn assignment_kind(name: &str, node: Node<'_>, src: &[u8]) -> Kind {
+    if let Some(t) = node.child_by_field_name("type")
+        && text(t, src).contains("TypeAlias")
+    {
+        return Kind::Type;
+    }
+    let has_letter = name.chars().any(|c| c.is_ascii_alphabetic());
+    if has_letter
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    {
+        return Kind::Const;
+    }
+    if name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && let Some(r) = node.child_by_field_name("right")
+        && r.kind() == "subscript"
+        && let Some(v) = r.child_by_field_name("value")
+    {
+        let head = text(v, src);
+        let head = head.rsplit('.').next().unwrap_or(head);
+        if matches!(
+            head,
+            "Callable"
+                | "Union"
+                | "Optional"
+                | "Dict"
+                | "List"
+                | "Tuple"
+                | "Type"
+                | "Literal"
+                | "Mapping"
+                | "Sequence"
+        ) {
+            return Kind::Type;
+        }
+    }
+    Kind::Var
+}

@@ -1,0 +1,486 @@
+//! Building, persisting and refreshing the index.
+//!
+//! The first query on a repository walks it (`.gitignore` respected, `.git` and hidden
+//! directories skipped), extracts every Go and Python file in parallel (rayon), links the
+//! graph and writes it, with each file's facts, to one cache file outside the repository
+//! (the XDG cache dir, or `IndexOptions::cache_dir`, or `EXPLORE_CACHE_DIR`). Later runs
+//! stat every file: a file whose size and mtime match its cache entry is not read; one
+//! that differs is hashed (blake3), and re-parsed only if its content changed. When
+//! nothing changed the cached graph is used as it is; otherwise the graph is re-linked
+//! from the cached facts, which is cheap next to parsing.
+//!
+//! The cache file is a magic line, a format version and a postcard body, written to a
+//! temporary file and renamed into place, so a crash never leaves half a file. A cache
+//! that cannot be read (corrupt, truncated, another format version) is rebuilt with a
+//! warning, never an error.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, UNIX_EPOCH};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::extract::{self, FileFacts};
+use super::link::{self, GraphData, Input};
+use super::model::{EdgeKind, Language, is_generated};
+use super::store::CodeGraph;
+use crate::secrets;
+
+/// Files larger than this are skipped: generated tables, minified bundles, data.
+pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
+/// Bumped whenever the cache layout or the extraction changes meaning.
+pub const FORMAT_VERSION: u32 = 1;
+const MAGIC: &[u8] = b"explore code index\n";
+
+/// Where the cache file for `root` lives: `<base>/code/<dir name>-<hash of the path>.idx`.
+pub fn cache_path(root: &Path, cache_dir: Option<&Path>) -> Option<PathBuf> {
+    let base = match cache_dir {
+        Some(d) => d.to_path_buf(),
+        None => match std::env::var_os("EXPLORE_CACHE_DIR") {
+            Some(d) if !d.is_empty() => PathBuf::from(d),
+            _ => directories::ProjectDirs::from("", "", "explore")?
+                .cache_dir()
+                .to_path_buf(),
+        },
+    };
+    let hash = blake3::hash(root.to_string_lossy().as_bytes()).to_hex();
+    let name: String = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".into())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Some(
+        base.join("code")
+            .join(format!("{name}-{}.idx", &hash[..16])),
+    )
+}
+
+/// What one build or refresh did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct IndexStats {
+    /// Files in the graph.
+    pub files: usize,
+    /// Lines in those files.
+    pub lines: u64,
+    /// Symbols in the graph.
+    pub symbols: usize,
+    /// Edges by kind (`calls`, `implements`, `contains`, `uses`).
+    pub edges: BTreeMap<String, usize>,
+    /// Go and Python files left out, by reason.
+    pub skipped: BTreeMap<String, usize>,
+    /// Files parsed in this run.
+    pub parsed: usize,
+    /// Files whose mtime changed but whose content did not (hashed, not parsed).
+    pub rehashed: usize,
+    /// Files taken from the cache without reading them.
+    pub reused: usize,
+    /// Files indexed despite syntax errors (what parsed was kept).
+    pub with_syntax_errors: usize,
+    /// The cached graph was used as it was (nothing changed, no re-link).
+    pub from_cache: bool,
+    /// Wall-clock seconds for the whole refresh.
+    pub seconds: f64,
+    /// The cache file, when there is one.
+    pub cache_path: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct CachedFile {
+    path: String,
+    language: Language,
+    size: u64,
+    mtime_ns: u64,
+    hash: [u8; 32],
+    facts: FileFacts,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SkippedFile {
+    path: String,
+    size: u64,
+    mtime_ns: u64,
+    reason: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct CacheFile {
+    root: String,
+    files: Vec<CachedFile>,
+    skipped: Vec<SkippedFile>,
+    go_modules: Vec<(String, String)>,
+    graph: GraphData,
+}
+
+/// The outcome of [`refresh`].
+pub struct Built {
+    /// The graph.
+    pub graph: CodeGraph,
+    /// What it took.
+    pub stats: IndexStats,
+}
+
+struct Seen {
+    rel: String,
+    abs: PathBuf,
+    language: Language,
+    size: u64,
+    mtime_ns: u64,
+}
+
+enum Outcome {
+    Reused(CachedFile),
+    Rehashed(CachedFile),
+    Parsed(CachedFile),
+    Skipped(SkippedFile),
+}
+
+/// Builds or refreshes the index of the repository at `root` (an absolute, canonical
+/// path), using and updating the cache file at `cache` when given.
+pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
+    let started = Instant::now();
+    let old = cache.and_then(|p| load(p, root));
+    let mut stats = IndexStats {
+        cache_path: cache.map(Path::to_path_buf),
+        ..Default::default()
+    };
+
+    let (seen, go_mod_files, mut walk_skipped) = walk(root);
+    let go_modules = read_go_modules(root, &go_mod_files);
+
+    let old_files: HashMap<&str, &CachedFile> = old
+        .as_ref()
+        .map(|c| c.files.iter().map(|f| (f.path.as_str(), f)).collect())
+        .unwrap_or_default();
+    let old_skipped: HashMap<&str, &SkippedFile> = old
+        .as_ref()
+        .map(|c| c.skipped.iter().map(|f| (f.path.as_str(), f)).collect())
+        .unwrap_or_default();
+
+    let outcomes: Vec<Outcome> = seen
+        .par_iter()
+        .map(|s| {
+            process(
+                s,
+                old_files.get(s.rel.as_str()).copied(),
+                old_skipped.get(s.rel.as_str()).copied(),
+            )
+        })
+        .collect();
+
+    let mut files = Vec::with_capacity(outcomes.len());
+    let mut skipped = Vec::new();
+    let mut changed = false;
+    for o in outcomes {
+        match o {
+            Outcome::Reused(f) => {
+                stats.reused += 1;
+                files.push(f);
+            }
+            Outcome::Rehashed(f) => {
+                stats.rehashed += 1;
+                files.push(f);
+            }
+            Outcome::Parsed(f) => {
+                stats.parsed += 1;
+                changed = true;
+                files.push(f);
+            }
+            Outcome::Skipped(s) => {
+                if !old_skipped.contains_key(s.path.as_str()) {
+                    changed = true;
+                }
+                skipped.push(s);
+            }
+        }
+    }
+    let same_set = old.as_ref().is_some_and(|c| {
+        c.files.len() == files.len()
+            && c.go_modules == go_modules
+            && files
+                .iter()
+                .all(|f| old_files.contains_key(f.path.as_str()))
+    });
+    let graph_data = match old {
+        Some(c) if !changed && same_set => {
+            stats.from_cache = true;
+            c.graph
+        }
+        _ => {
+            let inputs: Vec<Input<'_>> = files
+                .iter()
+                .map(|f| Input {
+                    path: &f.path,
+                    language: f.language,
+                    facts: &f.facts,
+                })
+                .collect();
+            link::link(&inputs, &go_modules)
+        }
+    };
+
+    for s in &skipped {
+        *stats.skipped.entry(s.reason.clone()).or_default() += 1;
+    }
+    for (reason, n) in walk_skipped.drain() {
+        *stats.skipped.entry(reason).or_default() += n;
+    }
+    stats.with_syntax_errors = files.iter().filter(|f| f.facts.had_errors).count();
+    stats.files = graph_data.files.len();
+    stats.lines = graph_data.files.iter().map(|f| u64::from(f.lines)).sum();
+    stats.symbols = graph_data.symbols.len();
+    for k in EdgeKind::ALL {
+        stats.edges.insert(k.as_str().to_string(), 0);
+    }
+    for e in &graph_data.edges {
+        *stats.edges.entry(e.kind.as_str().to_string()).or_default() += 1;
+    }
+
+    let write_needed = !stats.from_cache || stats.rehashed > 0;
+    let cache_file = CacheFile {
+        root: root.to_string_lossy().into_owned(),
+        files,
+        skipped,
+        go_modules,
+        graph: graph_data,
+    };
+    if write_needed
+        && let Some(p) = cache
+        && let Err(e) = save(p, &cache_file)
+    {
+        tracing::warn!("could not write the code index cache {}: {e}", p.display());
+    }
+    let graph = CodeGraph::new(cache_file.graph);
+    stats.seconds = started.elapsed().as_secs_f64();
+    tracing::debug!(?stats, "code index ready");
+    Built { graph, stats }
+}
+
+fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Walks the repository: Go and Python files to index, `go.mod` files, and files left out
+/// before reading (secrets, too large), counted by reason.
+fn walk(root: &Path) -> (Vec<Seen>, Vec<String>, HashMap<String, usize>) {
+    let mut seen = Vec::new();
+    let mut go_mods = Vec::new();
+    let mut skipped: HashMap<String, usize> = HashMap::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .parents(false)
+        .follow_links(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for entry in walker {
+        let Ok(entry) = entry else {
+            *skipped.entry("unreadable".into()).or_default() += 1;
+            continue;
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if rel == "go.mod" || rel.ends_with("/go.mod") {
+            go_mods.push(rel);
+            continue;
+        }
+        let Some(language) = Language::of_path(&rel) else {
+            continue;
+        };
+        if secrets::is_secret_path(entry.path()) {
+            *skipped.entry("secret".into()).or_default() += 1;
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else {
+            *skipped.entry("unreadable".into()).or_default() += 1;
+            continue;
+        };
+        if secrets::is_multiply_linked(&meta) {
+            *skipped.entry("secret".into()).or_default() += 1;
+            continue;
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            *skipped.entry("too large".into()).or_default() += 1;
+            continue;
+        }
+        seen.push(Seen {
+            rel,
+            abs: entry.path().to_path_buf(),
+            language,
+            size: meta.len(),
+            mtime_ns: mtime_ns(&meta),
+        });
+    }
+    seen.sort_by(|a, b| a.rel.cmp(&b.rel));
+    (seen, go_mods, skipped)
+}
+
+/// `module` lines of the repository's `go.mod` files, by directory.
+fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for rel in go_mods {
+        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
+            continue;
+        };
+        let module = text.lines().find_map(|l| {
+            let l = l.trim();
+            l.strip_prefix("module")
+                .filter(|rest| rest.starts_with([' ', '\t']))
+                .map(|rest| rest.trim().trim_matches('"').to_string())
+        });
+        if let Some(m) = module {
+            let dir = rel
+                .strip_suffix("go.mod")
+                .unwrap_or("")
+                .trim_end_matches('/');
+            out.push((dir.to_string(), m));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn process(s: &Seen, old: Option<&CachedFile>, old_skip: Option<&SkippedFile>) -> Outcome {
+    if let Some(o) = old
+        && o.size == s.size
+        && o.mtime_ns == s.mtime_ns
+        && o.language == s.language
+    {
+        return Outcome::Reused(o.clone());
+    }
+    if let Some(o) = old_skip
+        && o.size == s.size
+        && o.mtime_ns == s.mtime_ns
+    {
+        return Outcome::Skipped(o.clone());
+    }
+    let skip = |reason: &str| {
+        Outcome::Skipped(SkippedFile {
+            path: s.rel.clone(),
+            size: s.size,
+            mtime_ns: s.mtime_ns,
+            reason: reason.to_string(),
+        })
+    };
+    let Ok(src) = std::fs::read(&s.abs) else {
+        return skip("unreadable");
+    };
+    if memchr::memchr(0, &src[..src.len().min(8192)]).is_some() {
+        return skip("binary");
+    }
+    let hash = *blake3::hash(&src).as_bytes();
+    if let Some(o) = old
+        && o.hash == hash
+    {
+        let mut f = o.clone();
+        f.size = s.size;
+        f.mtime_ns = s.mtime_ns;
+        return Outcome::Rehashed(f);
+    }
+    match extract::extract(s.language, &src) {
+        Ok(mut facts) => {
+            facts.generated = is_generated(&s.rel, &src);
+            Outcome::Parsed(CachedFile {
+                path: s.rel.clone(),
+                language: s.language,
+                size: s.size,
+                mtime_ns: s.mtime_ns,
+                hash,
+                facts,
+            })
+        }
+        Err(e) => {
+            tracing::debug!("skipping {}: {e}", s.rel);
+            skip("unparseable")
+        }
+    }
+}
+
+fn load(path: &Path, root: &Path) -> Option<CacheFile> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            tracing::warn!(
+                "cannot read the code index cache {}: {e}; rebuilding",
+                path.display()
+            );
+            return None;
+        }
+    };
+    let Some(rest) = bytes.strip_prefix(MAGIC) else {
+        tracing::warn!(
+            "the code index cache {} is not an index file; rebuilding",
+            path.display()
+        );
+        return None;
+    };
+    let (ver, body) = rest.split_at_checked(4)?;
+    let version = u32::from_le_bytes([ver[0], ver[1], ver[2], ver[3]]);
+    if version != FORMAT_VERSION {
+        tracing::warn!(
+            "the code index cache {} has format {version}, this build reads {FORMAT_VERSION}; rebuilding",
+            path.display()
+        );
+        return None;
+    }
+    match postcard::from_bytes::<CacheFile>(body) {
+        Ok(c) if c.root == root.to_string_lossy() => Some(c),
+        Ok(_) => {
+            tracing::warn!(
+                "the code index cache {} belongs to another repository; rebuilding",
+                path.display()
+            );
+            None
+        }
+        Err(e) => {
+            tracing::warn!(
+                "the code index cache {} is corrupt ({e}); rebuilding",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
+    std::fs::create_dir_all(dir)?;
+    let body = postcard::to_stdvec(cache).map_err(std::io::Error::other)?;
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 4 + body.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&body);
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        std::process::id()
+    ));
+    if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, path)) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(())
+}

@@ -1,0 +1,827 @@
+//! The link step: from every file's facts to one graph of symbols and edges.
+//!
+//! Linking needs all files at once (an import names another package, a receiver's field
+//! has a type defined elsewhere), so it runs after extraction, on the cached facts, every
+//! time any file changed. It is a few hash lookups per reference, cheap next to parsing.
+//!
+//! Resolution, most precise first (see `docs/code-graph.md`):
+//! 1. a name in file scope: Go package qualifiers and same-package names, Python module
+//!    names and imports (relative, absolute, re-exported through `__init__`);
+//! 2. a method on a value whose type is known: Go receivers, typed parameters, `x :=
+//!    NewT()`, `&T{}`, struct fields; Python `self`/`cls`, `super()`, annotated
+//!    parameters, `x = Class()`, `-> T` results, `self.attr` assigned in methods or
+//!    annotated in the class body; methods are looked up through embedded types and base
+//!    classes;
+//! 3. otherwise, when nothing is known of the receiver, every method of that name, if
+//!    there are at most [`MAX_NAME_MATCHES`], each edge marked `inferred`. A receiver of
+//!    a known type from outside the repository (`t *testing.T`, `str`) gives no edge.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::extract::{CallTarget, FileFacts, Path, RawSymbol, Recv, go_import_name};
+use super::model::{
+    Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId, is_test_path, is_vendored_path,
+};
+
+/// A receiver of unknown type links to every method of that name only when there are
+/// this many or fewer; more would be noise.
+pub const MAX_NAME_MATCHES: usize = 5;
+
+/// The linked graph, as stored in the cache and loaded into a store.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphData {
+    /// Every indexed file.
+    pub files: Vec<FileInfo>,
+    /// Every symbol; a [`SymbolId`] indexes this list.
+    pub symbols: Vec<Symbol>,
+    /// Every edge.
+    pub edges: Vec<Edge>,
+}
+
+/// One file to link: its path, language and facts.
+pub struct Input<'a> {
+    /// Repo-relative path.
+    pub path: &'a str,
+    /// Its language.
+    pub language: Language,
+    /// What extraction found.
+    pub facts: &'a FileFacts,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ent {
+    Sym(SymbolId),
+    /// A Go package or Python module, by index into `Linker::modules`.
+    Module(usize),
+    /// Something outside the repository.
+    External,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Val {
+    Type(SymbolId),
+    /// The parent classes of this class (`super()`).
+    Super(SymbolId),
+    External,
+    Unknown,
+}
+
+struct FileScope {
+    /// Go package path or Python module name.
+    prefix: String,
+    /// Python: the package relative imports start from.
+    package: String,
+    /// Local name → Go package path or Python absolute dotted target.
+    imports: HashMap<String, String>,
+}
+
+struct Linker<'a> {
+    inputs: &'a [Input<'a>],
+    scopes: Vec<FileScope>,
+    symbols: Vec<Symbol>,
+    raw: Vec<(usize, &'a RawSymbol)>,
+    by_qname: HashMap<String, SymbolId>,
+    /// Go package paths and Python module names in the repository.
+    modules: HashMap<String, usize>,
+    module_names: Vec<String>,
+    /// Python modules: index of the file that defines it (for re-exports).
+    module_file: HashMap<usize, usize>,
+    methods: HashMap<SymbolId, HashMap<String, SymbolId>>,
+    bases: HashMap<SymbolId, Vec<SymbolId>>,
+    methods_by_name: HashMap<String, Vec<SymbolId>>,
+}
+
+/// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
+/// `go.mod` (repo-relative, `""` for the root) to its module path.
+pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData {
+    let mut files = Vec::with_capacity(inputs.len());
+    let init_dirs: HashSet<&str> = inputs
+        .iter()
+        .filter(|i| i.path == "__init__.py" || i.path.ends_with("/__init__.py"))
+        .map(|i| parent_dir(i.path))
+        .collect();
+    let mut go_mods: Vec<&(String, String)> = go_modules.iter().collect();
+    go_mods.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
+
+    let mut scopes = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        files.push(FileInfo {
+            path: input.path.to_string(),
+            language: input.language,
+            lines: input.facts.lines,
+            is_test: is_test_path(input.path, input.language),
+            is_vendored: is_vendored_path(input.path),
+            is_generated: input.facts.generated,
+        });
+        scopes.push(match input.language {
+            Language::Go => FileScope {
+                prefix: go_package_path(input.path, &input.facts.package, &go_mods),
+                package: String::new(),
+                imports: HashMap::new(),
+            },
+            Language::Python => {
+                let (module, package) = python_module(input.path, &init_dirs);
+                FileScope {
+                    prefix: module,
+                    package,
+                    imports: HashMap::new(),
+                }
+            }
+        });
+    }
+
+    let mut l = Linker {
+        inputs,
+        scopes,
+        symbols: Vec::new(),
+        raw: Vec::new(),
+        by_qname: HashMap::new(),
+        modules: HashMap::new(),
+        module_names: Vec::new(),
+        module_file: HashMap::new(),
+        methods: HashMap::new(),
+        bases: HashMap::new(),
+        methods_by_name: HashMap::new(),
+    };
+
+    // Modules and Go package names.
+    let mut go_pkg_names: HashMap<String, String> = HashMap::new();
+    for (fi, input) in inputs.iter().enumerate() {
+        let prefix = l.scopes[fi].prefix.clone();
+        let next = l.module_names.len();
+        let mi = *l.modules.entry(prefix.clone()).or_insert(next);
+        if mi == next {
+            l.module_names.push(prefix.clone());
+        }
+        if input.language == Language::Python {
+            l.module_file.insert(mi, fi);
+            // Parent packages exist as modules even without their own symbols.
+            let mut p = prefix.as_str();
+            while let Some((parent, _)) = p.rsplit_once('.') {
+                let next = l.module_names.len();
+                if *l.modules.entry(parent.to_string()).or_insert(next) == next {
+                    l.module_names.push(parent.to_string());
+                }
+                p = parent;
+            }
+        } else if !input.facts.package.ends_with("_test") {
+            go_pkg_names
+                .entry(prefix)
+                .or_insert_with(|| input.facts.package.clone());
+        }
+    }
+    // Import maps.
+    for (fi, input) in inputs.iter().enumerate() {
+        let mut imports = HashMap::new();
+        for imp in &input.facts.imports {
+            match input.language {
+                Language::Go => {
+                    let local = if imp.local.is_empty() {
+                        go_pkg_names
+                            .get(&imp.module)
+                            .cloned()
+                            .unwrap_or_else(|| go_import_name(&imp.module).to_string())
+                    } else {
+                        imp.local.clone()
+                    };
+                    imports.insert(local, imp.module.clone());
+                }
+                Language::Python => {
+                    let base = if imp.level == 0 {
+                        imp.module.clone()
+                    } else {
+                        let mut pkg = l.scopes[fi].package.clone();
+                        for _ in 1..imp.level {
+                            pkg = pkg
+                                .rsplit_once('.')
+                                .map(|(a, _)| a.to_string())
+                                .unwrap_or_default();
+                        }
+                        match (pkg.is_empty(), imp.module.is_empty()) {
+                            (true, _) => imp.module.clone(),
+                            (false, true) => pkg,
+                            (false, false) => format!("{pkg}.{}", imp.module),
+                        }
+                    };
+                    let target = match &imp.name {
+                        Some(n) => format!("{base}.{n}"),
+                        None => base,
+                    };
+                    imports.insert(imp.local.clone(), target);
+                }
+            }
+        }
+        l.scopes[fi].imports = imports;
+    }
+
+    // Symbols.
+    for (fi, input) in inputs.iter().enumerate() {
+        let file = &files[fi];
+        for raw in &input.facts.symbols {
+            let mut display_parts = raw.container.clone();
+            display_parts.push(raw.name.clone());
+            let display = display_parts.join(".");
+            let prefix = &l.scopes[fi].prefix;
+            let qname = if prefix.is_empty() {
+                display.clone()
+            } else {
+                format!("{prefix}.{display}")
+            };
+            let id = l.symbols.len() as SymbolId;
+            l.by_qname.entry(qname.clone()).or_insert(id);
+            l.symbols.push(Symbol {
+                name: raw.name.clone(),
+                display,
+                qname,
+                kind: raw.kind,
+                file: fi as u32,
+                path: input.path.to_string(),
+                line: raw.line,
+                end_line: raw.end_line,
+                signature: raw.signature.clone(),
+                doc: raw.doc.clone(),
+                is_test: file.is_test,
+                is_vendored: file.is_vendored,
+                is_generated: file.is_generated,
+            });
+            l.raw.push((fi, raw));
+        }
+    }
+
+    let mut edges = Vec::new();
+    // Contains: type → method.
+    for id in 0..l.symbols.len() as SymbolId {
+        let (fi, raw) = l.raw[id as usize];
+        if raw.kind != Kind::Method || raw.container.is_empty() {
+            continue;
+        }
+        let owner = format!("{}.{}", l.scopes[fi].prefix, raw.container.join("."));
+        if let Some(&t) = l.by_qname.get(&owner)
+            && l.symbols[t as usize].kind.is_type()
+        {
+            l.methods
+                .entry(t)
+                .or_default()
+                .entry(raw.name.clone())
+                .or_insert(id);
+            edges.push(Edge {
+                from: t,
+                to: id,
+                kind: EdgeKind::Contains,
+                line: raw.line,
+                inferred: false,
+            });
+        }
+        l.methods_by_name
+            .entry(raw.name.clone())
+            .or_default()
+            .push(id);
+    }
+    // Bases: embedded types (Go) and base classes (Python).
+    for id in 0..l.symbols.len() as SymbolId {
+        let (fi, raw) = l.raw[id as usize];
+        if !raw.kind.is_type() || raw.bases.is_empty() {
+            continue;
+        }
+        let mut bs = Vec::new();
+        for b in &raw.bases {
+            if let Some(Ent::Sym(s)) = l.resolve_path(fi, b)
+                && l.symbols[s as usize].kind.is_type()
+                && s != id
+            {
+                bs.push(s);
+            }
+        }
+        if !bs.is_empty() {
+            l.bases.insert(id, bs);
+        }
+    }
+    // Implements.
+    l.python_implements(&mut edges);
+    l.go_implements(&mut edges);
+    // Uses and calls.
+    let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
+    for id in 0..l.symbols.len() as SymbolId {
+        let (fi, raw) = l.raw[id as usize];
+        if !raw.kind.is_callable() {
+            continue;
+        }
+        let mut used = HashSet::new();
+        for u in &raw.uses {
+            if let Some(Ent::Sym(t)) = l.resolve_path(fi, u)
+                && l.symbols[t as usize].kind.is_type()
+                && used.insert(t)
+            {
+                edges.push(Edge {
+                    from: id,
+                    to: t,
+                    kind: EdgeKind::Uses,
+                    line: raw.line,
+                    inferred: false,
+                });
+            }
+        }
+        for call in &raw.calls {
+            let (targets, inferred) = l.call_targets(fi, id, &call.target);
+            for t in targets {
+                if seen.insert((id, t, call.line)) {
+                    edges.push(Edge {
+                        from: id,
+                        to: t,
+                        kind: EdgeKind::Calls,
+                        line: call.line,
+                        inferred,
+                    });
+                }
+            }
+        }
+    }
+
+    GraphData {
+        files,
+        symbols: l.symbols,
+        edges,
+    }
+}
+
+fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The import path of a Go file's package: vendored code by its path under `vendor/`,
+/// else the enclosing `go.mod`'s module path plus the directory below it.
+fn go_package_path(path: &str, package: &str, go_mods: &[&(String, String)]) -> String {
+    let dir = parent_dir(path);
+    if let Some(i) = dir.rfind("vendor/")
+        && (i == 0 || dir.as_bytes()[i - 1] == b'/')
+    {
+        return dir[i + "vendor/".len()..].to_string();
+    }
+    for (mdir, module) in go_mods {
+        if mdir.is_empty() {
+            return if dir.is_empty() {
+                module.clone()
+            } else {
+                format!("{module}/{dir}")
+            };
+        }
+        if dir == mdir.as_str() {
+            return module.clone();
+        }
+        if let Some(rest) = dir.strip_prefix(mdir.as_str())
+            && let Some(rest) = rest.strip_prefix('/')
+        {
+            return format!("{module}/{rest}");
+        }
+    }
+    if dir.is_empty() {
+        package.to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// A Python file's module name and the package its relative imports start from. The
+/// source root is the nearest ancestor directory without `__init__.py`, which finds
+/// `src/` layouts (`src/ledger/storage/base.py` → `ledger.storage.base`).
+fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
+    let mut root = parent_dir(path);
+    while !root.is_empty() && init_dirs.contains(root) {
+        root = parent_dir(root);
+    }
+    let rel = if root.is_empty() {
+        path
+    } else {
+        &path[root.len() + 1..]
+    };
+    let rel = rel.strip_suffix(".py").unwrap_or(rel);
+    let is_package = rel == "__init__" || rel.ends_with("/__init__");
+    let rel = rel
+        .strip_suffix("/__init__")
+        .unwrap_or(if rel == "__init__" { "" } else { rel });
+    let module = rel.replace('/', ".");
+    let package = if is_package {
+        module.clone()
+    } else {
+        module
+            .rsplit_once('.')
+            .map(|(p, _)| p.to_string())
+            .unwrap_or_default()
+    };
+    (module, package)
+}
+
+impl Linker<'_> {
+    fn lang(&self, fi: usize) -> Language {
+        self.inputs[fi].language
+    }
+
+    fn sym_or_module(&self, dotted: &str) -> Option<Ent> {
+        if let Some(&s) = self.by_qname.get(dotted) {
+            return Some(Ent::Sym(s));
+        }
+        self.modules.get(dotted).map(|&m| Ent::Module(m))
+    }
+
+    /// Resolves an absolute dotted Python name, following re-exports through package
+    /// `__init__` imports.
+    fn resolve_dotted(&self, dotted: &str, depth: u32) -> Option<Ent> {
+        if depth > 8 {
+            return None;
+        }
+        if let Some(e) = self.sym_or_module(dotted) {
+            return Some(e);
+        }
+        let (prefix, last) = dotted.rsplit_once('.')?;
+        match self.resolve_dotted(prefix, depth + 1)? {
+            Ent::Module(m) => self.module_member(m, last, depth + 1),
+            Ent::Sym(s) => self.member_of_sym(s, last).map(Ent::Sym),
+            Ent::External => Some(Ent::External),
+        }
+    }
+
+    fn module_member(&self, m: usize, name: &str, depth: u32) -> Option<Ent> {
+        let full = format!("{}.{name}", self.module_names[m]);
+        if let Some(e) = self.sym_or_module(&full) {
+            return Some(e);
+        }
+        let fi = *self.module_file.get(&m)?;
+        let target = self.scopes[fi].imports.get(name)?;
+        self.resolve_import_target(target, depth + 1)
+    }
+
+    fn resolve_import_target(&self, target: &str, depth: u32) -> Option<Ent> {
+        match self.resolve_dotted(target, depth) {
+            Some(e) => Some(e),
+            None => {
+                let top = target.split('.').next().unwrap_or(target);
+                if self.modules.contains_key(top) {
+                    None
+                } else {
+                    Some(Ent::External)
+                }
+            }
+        }
+    }
+
+    /// A method (or nested class) of a type, looked up through its bases.
+    fn member_of_sym(&self, s: SymbolId, name: &str) -> Option<SymbolId> {
+        if !self.symbols[s as usize].kind.is_type() {
+            return None;
+        }
+        let mut stack = vec![s];
+        let mut seen = HashSet::new();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) || seen.len() > 32 {
+                continue;
+            }
+            if let Some(m) = self.methods.get(&t).and_then(|ms| ms.get(name)) {
+                return Some(*m);
+            }
+            let nested = format!("{}.{name}", self.symbols[t as usize].qname);
+            if let Some(&n) = self.by_qname.get(&nested) {
+                return Some(n);
+            }
+            if let Some(bs) = self.bases.get(&t) {
+                stack.extend(bs.iter().rev());
+            }
+        }
+        None
+    }
+
+    /// Resolves a path as written in file `fi`.
+    fn resolve_path(&self, fi: usize, path: &Path) -> Option<Ent> {
+        let head = path.first()?;
+        let scope = &self.scopes[fi];
+        let mut cur = match self.lang(fi) {
+            Language::Go => {
+                if let Some(pkg) = scope.imports.get(head) {
+                    match self.modules.get(pkg) {
+                        Some(&m) => Ent::Module(m),
+                        None => return Some(Ent::External),
+                    }
+                } else {
+                    let q = format!("{}.{head}", scope.prefix);
+                    Ent::Sym(*self.by_qname.get(&q)?)
+                }
+            }
+            Language::Python => {
+                let q = format!("{}.{head}", scope.prefix);
+                if let Some(&s) = self.by_qname.get(&q) {
+                    Ent::Sym(s)
+                } else if let Some(target) = scope.imports.get(head) {
+                    self.resolve_import_target(target, 0)?
+                } else {
+                    return None;
+                }
+            }
+        };
+        for seg in &path[1..] {
+            cur = match cur {
+                Ent::External => return Some(Ent::External),
+                Ent::Module(m) => match self.lang(fi) {
+                    Language::Go => {
+                        let q = format!("{}.{seg}", self.module_names[m]);
+                        Ent::Sym(*self.by_qname.get(&q)?)
+                    }
+                    Language::Python => self.module_member(m, seg, 0)?,
+                },
+                Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
+            };
+        }
+        Some(cur)
+    }
+
+    /// What a typed value is, in the scope of file `fi` inside symbol `owner`.
+    fn val_of(&self, fi: usize, owner: SymbolId, recv: &Recv, depth: u32) -> Val {
+        if depth > 6 {
+            return Val::Unknown;
+        }
+        match recv {
+            Recv::Typed(p) => match self.resolve_path(fi, p) {
+                Some(Ent::Sym(s)) if self.symbols[s as usize].kind.is_type() => Val::Type(s),
+                Some(Ent::Sym(_)) | Some(Ent::Module(_)) => Val::Unknown,
+                // Declared with a type the repository does not define (`*testing.T`, `str`).
+                Some(Ent::External) | None => Val::External,
+            },
+            Recv::CallResult(p) => match self.resolve_path(fi, p) {
+                Some(Ent::Sym(s)) => {
+                    let sym = &self.symbols[s as usize];
+                    if sym.kind.is_type() {
+                        // Python `Class()`, or a Go conversion `T(x)`.
+                        return Val::Type(s);
+                    }
+                    if !sym.kind.is_callable() {
+                        return Val::Unknown;
+                    }
+                    let (cfi, craw) = self.raw[s as usize];
+                    match craw.results.first() {
+                        Some(r) => self.val_of(cfi, s, &Recv::Typed(r.clone()), depth + 1),
+                        None => Val::Unknown,
+                    }
+                }
+                Some(Ent::External) => Val::External,
+                _ => Val::Unknown,
+            },
+            Recv::SelfRef | Recv::Super => {
+                let (ofi, oraw) = self.raw[owner as usize];
+                if oraw.container.is_empty() {
+                    return Val::Unknown;
+                }
+                let q = format!("{}.{}", self.scopes[ofi].prefix, oraw.container.join("."));
+                match self.by_qname.get(&q) {
+                    Some(&c) if matches!(recv, Recv::Super) => Val::Super(c),
+                    Some(&c) => Val::Type(c),
+                    None => Val::Unknown,
+                }
+            }
+            Recv::Field(base, fields) => {
+                let mut v = self.val_of(fi, owner, base, depth + 1);
+                for f in fields {
+                    v = match v {
+                        Val::Type(t) => self.field_val(t, f, depth + 1),
+                        Val::Super(_) => Val::Unknown,
+                        other => other,
+                    };
+                }
+                v
+            }
+            Recv::Opaque => Val::External,
+            Recv::Unknown => Val::Unknown,
+        }
+    }
+
+    /// The type of field `name` of type `t`, looked up through its bases.
+    fn field_val(&self, t: SymbolId, name: &str, depth: u32) -> Val {
+        let mut stack = vec![t];
+        let mut seen = HashSet::new();
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) || seen.len() > 32 {
+                continue;
+            }
+            let (fi, raw) = self.raw[c as usize];
+            if let Some((_, r)) = raw.fields.iter().find(|(n, _)| n == name) {
+                return self.val_of(fi, c, r, depth + 1);
+            }
+            if let Some(bs) = self.bases.get(&c) {
+                stack.extend(bs.iter().rev());
+            }
+        }
+        match self.lang(self.symbols[t as usize].file as usize) {
+            // A Go struct's fields are all declared: a missing one is promoted from a type
+            // outside the repository.
+            Language::Go => Val::External,
+            Language::Python => Val::Unknown,
+        }
+    }
+
+    fn call_targets(
+        &self,
+        fi: usize,
+        owner: SymbolId,
+        target: &CallTarget,
+    ) -> (Vec<SymbolId>, bool) {
+        match target {
+            CallTarget::Path(p) => match self.resolve_path(fi, p) {
+                Some(Ent::Sym(s)) => {
+                    let kind = self.symbols[s as usize].kind;
+                    if kind.is_callable() || (kind == Kind::Class) {
+                        (vec![s], false)
+                    } else if kind.is_type() || p.len() == 1 {
+                        (Vec::new(), false)
+                    } else {
+                        // A call on a package-level value: its type is not tracked.
+                        self.by_name(p.last().map_or("", String::as_str))
+                    }
+                }
+                Some(_) => (Vec::new(), false),
+                None if p.len() > 1 => {
+                    // A head that resolves to nothing but is not an import: a package-level
+                    // value, or a name the extractor could not type.
+                    let head_known = self.scopes[fi].imports.contains_key(&p[0]);
+                    if head_known {
+                        (Vec::new(), false)
+                    } else {
+                        self.by_name(p.last().map_or("", String::as_str))
+                    }
+                }
+                None => (Vec::new(), false),
+            },
+            CallTarget::Member { base, fields, name } => {
+                let mut v = self.val_of(fi, owner, base, 0);
+                for f in fields {
+                    v = match v {
+                        Val::Type(t) => self.field_val(t, f, 0),
+                        Val::Super(_) => Val::Unknown,
+                        other => other,
+                    };
+                }
+                match v {
+                    Val::Type(t) => (self.member_of_sym(t, name).into_iter().collect(), false),
+                    Val::Super(c) => {
+                        let found = self
+                            .bases
+                            .get(&c)
+                            .into_iter()
+                            .flatten()
+                            .find_map(|b| self.member_of_sym(*b, name));
+                        (found.into_iter().collect(), false)
+                    }
+                    Val::External => (Vec::new(), false),
+                    Val::Unknown => self.by_name(name),
+                }
+            }
+        }
+    }
+
+    fn by_name(&self, name: &str) -> (Vec<SymbolId>, bool) {
+        match self.methods_by_name.get(name) {
+            Some(c) if c.len() <= MAX_NAME_MATCHES => (c.clone(), true),
+            _ => (Vec::new(), false),
+        }
+    }
+
+    fn python_implements(&self, edges: &mut Vec<Edge>) {
+        for (&c, bs) in &self.bases {
+            let sym = &self.symbols[c as usize];
+            if self.lang(sym.file as usize) != Language::Python {
+                continue;
+            }
+            for &b in bs {
+                edges.push(Edge {
+                    from: c,
+                    to: b,
+                    kind: EdgeKind::Implements,
+                    line: sym.line,
+                    inferred: false,
+                });
+            }
+        }
+    }
+
+    /// Go's implicit interfaces: a type implements an interface when its method set
+    /// (pointer receivers included, promoted methods of embedded types included) has
+    /// every method of the interface (embedded interfaces included). Names are compared,
+    /// not signatures.
+    fn go_implements(&self, edges: &mut Vec<Edge>) {
+        let is_go = |s: SymbolId| self.lang(self.symbols[s as usize].file as usize) == Language::Go;
+        let set_of = |t: SymbolId| -> HashSet<String> {
+            let mut out = HashSet::new();
+            let mut stack = vec![t];
+            let mut seen = HashSet::new();
+            while let Some(c) = stack.pop() {
+                if !seen.insert(c) || seen.len() > 32 {
+                    continue;
+                }
+                if let Some(ms) = self.methods.get(&c) {
+                    out.extend(ms.keys().cloned());
+                }
+                if let Some(bs) = self.bases.get(&c) {
+                    stack.extend(bs.iter().copied());
+                }
+            }
+            out
+        };
+        let mut concrete: Vec<(SymbolId, HashSet<String>)> = Vec::new();
+        let mut by_method: HashMap<&str, Vec<usize>> = HashMap::new();
+        for id in 0..self.symbols.len() as SymbolId {
+            let k = self.symbols[id as usize].kind;
+            if matches!(k, Kind::Struct | Kind::Type) && is_go(id) {
+                let set = set_of(id);
+                if !set.is_empty() {
+                    concrete.push((id, set));
+                }
+            }
+        }
+        for (i, (_, set)) in concrete.iter().enumerate() {
+            for m in set {
+                by_method.entry(m.as_str()).or_default().push(i);
+            }
+        }
+        for id in 0..self.symbols.len() as SymbolId {
+            if self.symbols[id as usize].kind != Kind::Interface || !is_go(id) {
+                continue;
+            }
+            let iset = set_of(id);
+            let Some(rarest) = iset
+                .iter()
+                .min_by_key(|m| by_method.get(m.as_str()).map_or(0, Vec::len))
+            else {
+                continue;
+            };
+            let ipkg = self.symbols[id as usize].file;
+            let unexported = iset
+                .iter()
+                .any(|m| m.chars().next().is_some_and(char::is_lowercase));
+            for &ci in by_method.get(rarest.as_str()).into_iter().flatten() {
+                let (t, tset) = &concrete[ci];
+                if unexported
+                    && self.scopes[self.symbols[*t as usize].file as usize].prefix
+                        != self.scopes[ipkg as usize].prefix
+                {
+                    continue;
+                }
+                if iset.iter().all(|m| tset.contains(m)) {
+                    edges.push(Edge {
+                        from: *t,
+                        to: id,
+                        kind: EdgeKind::Implements,
+                        line: self.symbols[*t as usize].line,
+                        inferred: false,
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_modules_find_the_source_root() {
+        let inits: HashSet<&str> = ["src/ledger", "src/ledger/storage", "tests"]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            python_module("src/ledger/storage/base.py", &inits),
+            (
+                "ledger.storage.base".to_string(),
+                "ledger.storage".to_string()
+            )
+        );
+        assert_eq!(
+            python_module("src/ledger/storage/__init__.py", &inits),
+            ("ledger.storage".to_string(), "ledger.storage".to_string())
+        );
+        assert_eq!(
+            python_module("tests/conftest.py", &inits),
+            ("tests.conftest".to_string(), "tests".to_string())
+        );
+        assert_eq!(
+            python_module("scripts/run.py", &inits),
+            ("run".to_string(), String::new())
+        );
+    }
+
+    #[test]
+    fn go_package_paths() {
+        let m = ("".to_string(), "example.com/relay".to_string());
+        let mods = vec![&m];
+        assert_eq!(
+            go_package_path("internal/model/issue.go", "model", &mods),
+            "example.com/relay/internal/model"
+        );
+        assert_eq!(
+            go_package_path("vendor/github.com/acme/uuid/uuid.go", "uuid", &mods),
+            "github.com/acme/uuid"
+        );
+        assert_eq!(
+            go_package_path("main.go", "main", &mods),
+            "example.com/relay"
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! The vocabulary of the code graph: symbols, files, edges and their kinds.
+//!
+//! These types are what the index stores and what every query returns, whichever store
+//! holds them (the embedded one, or a server behind [`super::GraphStore`]). They are plain
+//! data so that they serialize into the cache file as they are.
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a symbol in the graph; stable for one build of the graph only.
+pub type SymbolId = u32;
+/// Index of a file in the graph; stable for one build of the graph only.
+pub type FileId = u32;
+
+/// The eight kinds of the contract. `kind` arguments are parsed strictly into these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Kind {
+    /// A package- or module-level function.
+    Function,
+    /// A method: Go receiver function, Go interface method, Python function in a class.
+    Method,
+    /// A Go struct type.
+    Struct,
+    /// A Go interface type.
+    Interface,
+    /// A Python class.
+    Class,
+    /// Any other named type: Go `type IssueID int64`, aliases, Python type aliases.
+    Type,
+    /// A package-level constant (Go `const`, Python `UPPER_CASE = ...`).
+    Const,
+    /// A package-level variable.
+    Var,
+}
+
+impl Kind {
+    /// Every kind, in the order error messages list them.
+    pub const ALL: [Kind; 8] = [
+        Kind::Function,
+        Kind::Method,
+        Kind::Struct,
+        Kind::Interface,
+        Kind::Class,
+        Kind::Type,
+        Kind::Const,
+        Kind::Var,
+    ];
+
+    /// The name used in arguments and output (`function`, `method`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Function => "function",
+            Kind::Method => "method",
+            Kind::Struct => "struct",
+            Kind::Interface => "interface",
+            Kind::Class => "class",
+            Kind::Type => "type",
+            Kind::Const => "const",
+            Kind::Var => "var",
+        }
+    }
+
+    /// Parses a kind name exactly as the contract spells it.
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// Functions and methods: the kinds that call and are called.
+    pub fn is_callable(self) -> bool {
+        matches!(self, Kind::Function | Kind::Method)
+    }
+
+    /// Kinds that name a type (and so can have methods, implementations and usages).
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            Kind::Struct | Kind::Interface | Kind::Class | Kind::Type
+        )
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The languages the graph understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Language {
+    /// `.go` files.
+    Go,
+    /// `.py` files.
+    Python,
+}
+
+impl Language {
+    /// The language of a file name, from its extension.
+    pub fn of_path(path: &str) -> Option<Language> {
+        if path.ends_with(".go") {
+            Some(Language::Go)
+        } else if path.ends_with(".py") {
+            Some(Language::Python)
+        } else {
+            None
+        }
+    }
+
+    /// Lower-case name, as printed by `explore index`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Go => "go",
+            Language::Python => "python",
+        }
+    }
+}
+
+/// The relations the graph records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EdgeKind {
+    /// Function or method → the function or method it calls (line = the call site).
+    Calls,
+    /// Type → the interface it satisfies (Go) or the class it extends directly (Python).
+    Implements,
+    /// Type → its methods (Go receiver type, Python class, Go interface methods).
+    Contains,
+    /// Function or method → a type named in its parameters or results.
+    Uses,
+}
+
+impl EdgeKind {
+    /// Every edge kind, in the order stats list them.
+    pub const ALL: [EdgeKind; 4] = [
+        EdgeKind::Calls,
+        EdgeKind::Implements,
+        EdgeKind::Contains,
+        EdgeKind::Uses,
+    ];
+
+    /// Lower-case name (`calls`, `implements`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Calls => "calls",
+            EdgeKind::Implements => "implements",
+            EdgeKind::Contains => "contains",
+            EdgeKind::Uses => "uses",
+        }
+    }
+}
+
+/// One definition in the repository.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    /// The bare name: `Plan`.
+    pub name: String,
+    /// The name shown to the model, qualified by its type: `Planner.Plan`, `Settings.Config`.
+    pub display: String,
+    /// The fully qualified name: `example.com/relay/internal/brain.Planner.Plan`,
+    /// `ledger.storage.base.Repository.save`.
+    pub qname: String,
+    /// What it is.
+    pub kind: Kind,
+    /// The file it is defined in.
+    pub file: FileId,
+    /// Repo-relative path with `/` separators.
+    pub path: String,
+    /// First line of the definition (the `func`/`type`/`def`/`class` line), 1-based.
+    pub line: u32,
+    /// Last line of the definition, inclusive.
+    pub end_line: u32,
+    /// The definition's first line, trimmed (`func (p *Planner) Plan(...) (*Plan, error)`).
+    pub signature: String,
+    /// The first line of its doc comment or docstring.
+    pub doc: Option<String>,
+    /// Defined in a test file (`_test.go`, `test_*.py`, `tests/`, `conftest.py`).
+    pub is_test: bool,
+    /// Defined under `vendor/`, `_vendor/` or `third_party/`.
+    pub is_vendored: bool,
+    /// Defined in generated code (`Code generated ... DO NOT EDIT`, `.pb.go`, `_pb2.py`).
+    pub is_generated: bool,
+}
+
+impl Symbol {
+    /// Whether the symbol is first-party, hand-written, non-test code.
+    pub fn is_source(&self) -> bool {
+        !(self.is_test || self.is_vendored || self.is_generated)
+    }
+
+    /// Rank class for ordering: source 0, tests 1, vendored or generated 2.
+    pub fn rank_class(&self) -> u8 {
+        if self.is_vendored || self.is_generated {
+            2
+        } else if self.is_test {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// One indexed file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileInfo {
+    /// Repo-relative path with `/` separators.
+    pub path: String,
+    /// Its language.
+    pub language: Language,
+    /// Number of lines.
+    pub lines: u32,
+    /// A test file.
+    pub is_test: bool,
+    /// Vendored code.
+    pub is_vendored: bool,
+    /// Generated code.
+    pub is_generated: bool,
+}
+
+/// One relation between two symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Edge {
+    /// Source symbol (the caller, the implementing type, the containing type, the user).
+    pub from: SymbolId,
+    /// Target symbol.
+    pub to: SymbolId,
+    /// The relation.
+    pub kind: EdgeKind,
+    /// For calls, the line of the call site in `from`'s file; otherwise `from`'s line.
+    pub line: u32,
+    /// The target was guessed from the name alone (the receiver's type was unknown).
+    pub inferred: bool,
+}
+
+/// Whether a repo-relative path is vendored code.
+pub fn is_vendored_path(path: &str) -> bool {
+    path.split('/')
+        .any(|c| matches!(c, "vendor" | "_vendor" | "third_party"))
+}
+
+/// Whether a repo-relative path is a test file.
+pub fn is_test_path(path: &str, language: Language) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match language {
+        Language::Go => name.ends_with("_test.go"),
+        Language::Python => {
+            name.starts_with("test_")
+                || name.ends_with("_test.py")
+                || name == "conftest.py"
+                || path
+                    .split('/')
+                    .rev()
+                    .skip(1)
+                    .any(|c| matches!(c, "tests" | "test" | "testing"))
+        }
+    }
+}
+
+/// Whether a file is generated, from its name or its first lines.
+pub fn is_generated(path: &str, src: &[u8]) -> bool {
+    if path.ends_with(".pb.go")
+        || path.ends_with("_pb2.py")
+        || path.ends_with("_pb2_grpc.py")
+        || path.ends_with("_pb2.pyi")
+    {
+        return true;
+    }
+    let head = &src[..src.len().min(2048)];
+    let head = String::from_utf8_lossy(head);
+    head.lines().take(10).any(|l| {
+        let l = l.trim_start();
+        (l.starts_with("//") || l.starts_with('#'))
+            && ((l.contains("Code generated") && l.contains("DO NOT EDIT"))
+                || l.contains("Generated by the protocol buffer compiler"))
+    })
+}

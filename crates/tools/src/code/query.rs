@@ -1,0 +1,631 @@
+//! The queries behind the `code` tool's operations, written against [`GraphStore`] so that
+//! every store answers them the same way.
+//!
+//! Names are resolved as the model writes them: `Plan`, `Planner.Plan`, `brain.Planner`,
+//! `model.IssueStore`, Go's `(*Planner).Plan`, or a glob (`*Issue*`). Ranking: exact name
+//! (case-sensitive), then case-insensitive, then partial; within each, first-party source
+//! before tests before vendored and generated code; then by path and line.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::model::{EdgeKind, Kind, Symbol, SymbolId};
+use super::store::{GraphStore, NameMatch};
+
+/// At most this many results are shown; the rest are counted.
+pub const MAX_RESULTS: usize = 15;
+/// Deepest `callers`/`callees` walk.
+pub const MAX_DEPTH: u32 = 3;
+/// Longest call path `trace` looks for.
+pub const MAX_TRACE: usize = 8;
+
+/// What the model asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SymbolQuery {
+    /// The name as written: `Plan`, `Planner.Plan`, `pkg.Name`, `*Issue*`.
+    pub symbol: String,
+    /// Only symbols of this kind.
+    pub kind: Option<Kind>,
+    /// Only symbols whose path ends with (or has a directory ending with) this.
+    pub file: Option<String>,
+}
+
+impl SymbolQuery {
+    /// A query for `symbol` with no filters.
+    pub fn new(symbol: impl Into<String>) -> Self {
+        SymbolQuery {
+            symbol: symbol.into(),
+            ..Default::default()
+        }
+    }
+
+    /// The same query restricted to a kind.
+    pub fn kind(mut self, kind: Kind) -> Self {
+        self.kind = Some(kind);
+        self
+    }
+
+    /// The same query restricted to a path.
+    pub fn file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+}
+
+/// One symbol that matched, with how well.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    /// Its id.
+    pub id: SymbolId,
+    /// The symbol.
+    pub symbol: Symbol,
+    /// 0 exact, 1 exact ignoring case, 2 partial.
+    pub tier: u8,
+}
+
+/// The name part and the qualifier of a query (`Planner.Plan` → (`Planner`, `Plan`)).
+fn split_query(raw: &str) -> (Option<String>, String) {
+    let mut s = raw.trim().trim_end_matches("()").to_string();
+    // Go method expressions: `(*Planner).Plan`, `brain.(*Planner).Plan`.
+    s = s
+        .replace("(*", "")
+        .replace(").", ".")
+        .replace(['(', ')'], "");
+    match s.rsplit_once('.') {
+        Some((q, n)) if !q.is_empty() && !n.is_empty() => (Some(q.to_string()), n.to_string()),
+        _ => (None, s.trim_matches('.').to_string()),
+    }
+}
+
+fn is_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Whether `path` is selected by a `file` filter: a path suffix, or a directory suffix.
+pub fn file_matches(path: &str, filter: &str) -> bool {
+    let f = filter.trim().trim_start_matches("./").trim_end_matches('/');
+    if f.is_empty() {
+        return true;
+    }
+    path == f
+        || path.ends_with(&format!("/{f}"))
+        || path.starts_with(&format!("{f}/"))
+        || path.contains(&format!("/{f}/"))
+        || (f.contains('.') && path.ends_with(f))
+}
+
+fn owner_of(s: &Symbol) -> &str {
+    s.qname
+        .strip_suffix(&s.name)
+        .and_then(|o| o.strip_suffix('.'))
+        .unwrap_or("")
+}
+
+fn qualifier_matches(s: &Symbol, q: &str, ignore_case: bool) -> bool {
+    let owner = owner_of(s);
+    let (owner, q) = if ignore_case {
+        (owner.to_ascii_lowercase(), q.to_ascii_lowercase())
+    } else {
+        (owner.to_string(), q.to_string())
+    };
+    owner == q || owner.ends_with(&format!(".{q}")) || owner.ends_with(&format!("/{q}"))
+}
+
+fn glob_matches(pattern: &str, name: &str) -> bool {
+    globset::Glob::new(pattern)
+        .map(|g| g.compile_matcher().is_match(name))
+        .unwrap_or(false)
+}
+
+/// Every symbol matching the query, best first. Partial matches are included only when
+/// `partial` is set (for `find`; relationship queries want the symbol named).
+pub fn find(store: &dyn GraphStore, q: &SymbolQuery, partial: bool) -> Vec<Match> {
+    let (qualifier, name) = split_query(&q.symbol);
+    if name.is_empty() {
+        return Vec::new();
+    }
+    let glob = is_glob(&name);
+    let mut ids: Vec<SymbolId> = if glob {
+        store.find_names(&NameMatch::Glob(name.clone()))
+    } else if partial {
+        store.find_names(&NameMatch::Contains(name.clone()))
+    } else {
+        store.find_names(&NameMatch::Exact(name.clone()))
+    };
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out = Vec::new();
+    for id in ids {
+        let Some(s) = store.symbol(id) else { continue };
+        if q.kind.is_some_and(|k| k != s.kind) {
+            continue;
+        }
+        if let Some(f) = &q.file
+            && !file_matches(&s.path, f)
+        {
+            continue;
+        }
+        let (name_exact, name_ci) = if glob {
+            (glob_matches(&name, &s.name), true)
+        } else {
+            (s.name == name, s.name.eq_ignore_ascii_case(&name))
+        };
+        let (qual_exact, qual_ci) = match &qualifier {
+            Some(qq) => (
+                qualifier_matches(&s, qq, false),
+                qualifier_matches(&s, qq, true),
+            ),
+            None => (true, true),
+        };
+        if !qual_ci {
+            continue;
+        }
+        let tier = if name_exact && qual_exact {
+            0
+        } else if name_ci {
+            1
+        } else {
+            2
+        };
+        out.push(Match {
+            id,
+            symbol: s,
+            tier,
+        });
+    }
+    out.sort_by(|a, b| {
+        (a.tier, a.symbol.rank_class(), &a.symbol.path, a.symbol.line).cmp(&(
+            b.tier,
+            b.symbol.rank_class(),
+            &b.symbol.path,
+            b.symbol.line,
+        ))
+    });
+    out
+}
+
+/// Which kinds an operation works on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Anything.
+    Any,
+    /// Functions and methods (callers, callees, trace).
+    Callable,
+    /// Types (methods, usages).
+    Type,
+    /// Types, interfaces and classes first (implementations).
+    Abstract,
+}
+
+impl Role {
+    fn accepts(self, k: Kind) -> bool {
+        match self {
+            Role::Any => true,
+            Role::Callable => k.is_callable(),
+            Role::Type | Role::Abstract => k.is_type(),
+        }
+    }
+
+    /// Among several candidates, whether this kind wins outright.
+    fn prefers(self, k: Kind) -> bool {
+        self == Role::Abstract && matches!(k, Kind::Interface | Kind::Class)
+    }
+
+    /// How the role is described in messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Role::Any => "symbol",
+            Role::Callable => "function or method",
+            Role::Type | Role::Abstract => "type (struct, interface, class or type)",
+        }
+    }
+}
+
+/// The outcome of resolving a name to one symbol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    /// One symbol. `skipped` are same-named symbols in tests, vendored or generated code
+    /// that lost to it, so the output can say they exist.
+    One {
+        /// The symbol chosen.
+        symbol: Match,
+        /// Same-named candidates outside first-party source that were set aside.
+        skipped: Vec<Match>,
+    },
+    /// Several candidates of equal standing.
+    Ambiguous(Vec<Match>),
+    /// Candidates exist but none of a kind the operation works on.
+    WrongKind(Vec<Match>),
+    /// Nothing by that name; `near` are partial matches worth suggesting.
+    NotFound {
+        /// Partial matches.
+        near: Vec<Match>,
+    },
+}
+
+/// Resolves the query to one symbol the operation can work on.
+pub fn resolve(store: &dyn GraphStore, q: &SymbolQuery, role: Role) -> Resolution {
+    let all = find(store, q, false);
+    let best_tier = all.iter().map(|m| m.tier).min();
+    let named: Vec<Match> = all
+        .into_iter()
+        .filter(|m| Some(m.tier) == best_tier)
+        .collect();
+    if named.is_empty() {
+        let near = find(store, q, true).into_iter().take(3).collect();
+        return Resolution::NotFound { near };
+    }
+    let (fit, unfit): (Vec<Match>, Vec<Match>) =
+        named.into_iter().partition(|m| role.accepts(m.symbol.kind));
+    if fit.is_empty() {
+        return Resolution::WrongKind(unfit);
+    }
+    if fit.len() == 1 {
+        let mut fit = fit;
+        let symbol = fit.remove(0);
+        return Resolution::One {
+            symbol,
+            skipped: Vec::new(),
+        };
+    }
+    let preferred = fit.iter().filter(|m| role.prefers(m.symbol.kind)).count();
+    let mut fit: Vec<Match> = if preferred > 0 {
+        fit.into_iter()
+            .filter(|m| role.prefers(m.symbol.kind))
+            .collect()
+    } else {
+        fit
+    };
+    if fit.len() == 1
+        && let Some(symbol) = fit.pop()
+    {
+        return Resolution::One {
+            symbol,
+            skipped: Vec::new(),
+        };
+    }
+    let (mut source, mut other): (Vec<Match>, Vec<Match>) =
+        fit.into_iter().partition(|m| m.symbol.is_source());
+    if source.len() == 1
+        && let Some(symbol) = source.pop()
+    {
+        return Resolution::One {
+            symbol,
+            skipped: other,
+        };
+    }
+    if source.is_empty()
+        && other.len() == 1
+        && let Some(symbol) = other.pop()
+    {
+        return Resolution::One {
+            symbol,
+            skipped: Vec::new(),
+        };
+    }
+    source.extend(other);
+    Resolution::Ambiguous(source)
+}
+
+/// One step of a `callers`/`callees` walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hop {
+    /// The caller (for callers) or the callee (for callees).
+    pub id: SymbolId,
+    /// The symbol.
+    pub symbol: Symbol,
+    /// The first call site: in the caller's file for callers, in the calling function's
+    /// file for callees.
+    pub line: u32,
+    /// How many call sites link the pair.
+    pub calls: u32,
+    /// Distance from the start, 1-based.
+    pub depth: u32,
+    /// The edge was guessed from the method name alone.
+    pub inferred: bool,
+}
+
+/// A walk along call edges, in tree order (each hop followed by its own hops).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Walk {
+    /// The hops, at most [`Walk::LIMIT`].
+    pub hops: Vec<Hop>,
+    /// How many hops there are in all (each symbol counted once).
+    pub total: usize,
+}
+
+impl Walk {
+    /// Most hops collected.
+    pub const LIMIT: usize = 200;
+}
+
+/// Who calls `id`, `depth` levels up (1 to [`MAX_DEPTH`]).
+pub fn callers(store: &dyn GraphStore, id: SymbolId, depth: u32) -> Walk {
+    walk_calls(store, id, depth, true)
+}
+
+/// What `id` calls, `depth` levels down (1 to [`MAX_DEPTH`]).
+pub fn callees(store: &dyn GraphStore, id: SymbolId, depth: u32) -> Walk {
+    walk_calls(store, id, depth, false)
+}
+
+fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Walk {
+    let depth = depth.clamp(1, MAX_DEPTH);
+    let mut walk = Walk::default();
+    let mut seen = HashSet::from([id]);
+    fn go(
+        store: &dyn GraphStore,
+        at: SymbolId,
+        level: u32,
+        max: u32,
+        up: bool,
+        seen: &mut HashSet<SymbolId>,
+        walk: &mut Walk,
+    ) {
+        let page = if up {
+            store.edges_in(at, EdgeKind::Calls, usize::MAX)
+        } else {
+            store.edges_out(at, EdgeKind::Calls, usize::MAX)
+        };
+        // Group call sites by the other end, keeping the first site.
+        let mut order: Vec<SymbolId> = Vec::new();
+        let mut groups: HashMap<SymbolId, (u32, u32, bool)> = HashMap::new();
+        for e in page.edges {
+            let other = if up { e.from } else { e.to };
+            let g = groups.entry(other).or_insert_with(|| {
+                order.push(other);
+                (e.line, 0, e.inferred)
+            });
+            g.0 = g.0.min(e.line);
+            g.1 += 1;
+            g.2 &= e.inferred;
+        }
+        let mut hops: Vec<Hop> = order
+            .into_iter()
+            .filter_map(|o| {
+                let (line, calls, inferred) = groups[&o];
+                Some(Hop {
+                    id: o,
+                    symbol: store.symbol(o)?,
+                    line,
+                    calls,
+                    depth: level,
+                    inferred,
+                })
+            })
+            .collect();
+        hops.sort_by(|a, b| {
+            (a.inferred, a.symbol.rank_class(), &a.symbol.path, a.line).cmp(&(
+                b.inferred,
+                b.symbol.rank_class(),
+                &b.symbol.path,
+                b.line,
+            ))
+        });
+        for hop in hops {
+            if !seen.insert(hop.id) {
+                continue;
+            }
+            walk.total += 1;
+            let next = hop.id;
+            if walk.hops.len() < Walk::LIMIT {
+                walk.hops.push(hop);
+            }
+            if level < max {
+                go(store, next, level + 1, max, up, seen, walk);
+            }
+        }
+    }
+    go(store, id, 1, depth, up, &mut seen, &mut walk);
+    walk
+}
+
+/// A type related to another: an implementation, a method, a user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// Its id.
+    pub id: SymbolId,
+    /// The symbol.
+    pub symbol: Symbol,
+    /// For indirect subclasses, the class it inherits through.
+    pub via: Option<Symbol>,
+}
+
+fn related(store: &dyn GraphStore, id: SymbolId, via: Option<Symbol>) -> Option<Related> {
+    Some(Related {
+        id,
+        symbol: store.symbol(id)?,
+        via,
+    })
+}
+
+fn rank_related(v: &mut [Related]) {
+    v.sort_by(|a, b| {
+        (
+            a.symbol.rank_class(),
+            a.via.is_some(),
+            &a.symbol.path,
+            a.symbol.line,
+        )
+            .cmp(&(
+                b.symbol.rank_class(),
+                b.via.is_some(),
+                &b.symbol.path,
+                b.symbol.line,
+            ))
+    });
+}
+
+/// What implements an interface, or subclasses a class (indirect subclasses included,
+/// with the class they inherit through); real code before tests, vendored, generated.
+pub fn implementations(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::from([id]);
+    let mut queue = VecDeque::from([(id, None::<Symbol>)]);
+    while let Some((at, _)) = queue.pop_front() {
+        let via = if at == id { None } else { store.symbol(at) };
+        for e in store.edges_in(at, EdgeKind::Implements, usize::MAX).edges {
+            if seen.insert(e.from)
+                && let Some(r) = related(store, e.from, via.clone())
+            {
+                // Go interfaces are satisfied directly; only class hierarchies go deeper.
+                if r.symbol.kind == Kind::Class {
+                    queue.push_back((e.from, None));
+                }
+                out.push(r);
+            }
+        }
+    }
+    rank_related(&mut out);
+    out
+}
+
+/// The interfaces a type satisfies, or the classes a class extends (directly).
+pub fn implemented_by(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
+    let mut out: Vec<Related> = store
+        .edges_out(id, EdgeKind::Implements, usize::MAX)
+        .edges
+        .into_iter()
+        .filter_map(|e| related(store, e.to, None))
+        .collect();
+    rank_related(&mut out);
+    out
+}
+
+/// The methods of a type, in source order (Go: both receiver kinds, any file).
+pub fn methods(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
+    let mut out: Vec<Related> = store
+        .edges_out(id, EdgeKind::Contains, usize::MAX)
+        .edges
+        .into_iter()
+        .filter_map(|e| related(store, e.to, None))
+        .collect();
+    out.sort_by(|a, b| (&a.symbol.path, a.symbol.line).cmp(&(&b.symbol.path, b.symbol.line)));
+    out
+}
+
+/// Functions and methods whose parameters or results name the type.
+pub fn usages(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
+    let mut out: Vec<Related> = store
+        .edges_in(id, EdgeKind::Uses, usize::MAX)
+        .edges
+        .into_iter()
+        .filter_map(|e| related(store, e.from, None))
+        .collect();
+    rank_related(&mut out);
+    out
+}
+
+/// One hop of a trace: the function reached and the call site in the previous one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceStep {
+    /// The function or method reached.
+    pub id: SymbolId,
+    /// The symbol.
+    pub symbol: Symbol,
+    /// The line of the call in the previous step's file (0 for the first step).
+    pub call_line: u32,
+    /// The call edge was guessed from the method name.
+    pub inferred: bool,
+}
+
+/// The shortest call path from any of `from` to any of `to` (at most [`MAX_TRACE`] calls),
+/// preferring precise edges: inferred ones are used only when no precise path exists.
+pub fn trace(store: &dyn GraphStore, from: &[SymbolId], to: &[SymbolId]) -> Option<Vec<TraceStep>> {
+    bfs(store, from, to, false).or_else(|| bfs(store, from, to, true))
+}
+
+fn bfs(
+    store: &dyn GraphStore,
+    from: &[SymbolId],
+    to: &[SymbolId],
+    allow_inferred: bool,
+) -> Option<Vec<TraceStep>> {
+    let targets: HashSet<SymbolId> = to.iter().copied().collect();
+    let mut prev: HashMap<SymbolId, (SymbolId, u32, bool)> = HashMap::new();
+    let mut depth: HashMap<SymbolId, usize> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for &f in from {
+        depth.insert(f, 0);
+        queue.push_back(f);
+    }
+    let mut found = None;
+    while let Some(at) = queue.pop_front() {
+        if targets.contains(&at) {
+            found = Some(at);
+            break;
+        }
+        let d = depth[&at];
+        if d >= MAX_TRACE {
+            continue;
+        }
+        for e in store.edges_out(at, EdgeKind::Calls, usize::MAX).edges {
+            if e.inferred && !allow_inferred {
+                continue;
+            }
+            if let std::collections::hash_map::Entry::Vacant(v) = depth.entry(e.to) {
+                v.insert(d + 1);
+                prev.insert(e.to, (at, e.line, e.inferred));
+                queue.push_back(e.to);
+            }
+        }
+    }
+    let mut at = found?;
+    let mut steps = Vec::new();
+    loop {
+        let (call_line, inferred, back) = match prev.get(&at) {
+            Some(&(p, line, inf)) => (line, inf, Some(p)),
+            None => (0, false, None),
+        };
+        steps.push(TraceStep {
+            id: at,
+            symbol: store.symbol(at)?,
+            call_line,
+            inferred,
+        });
+        match back {
+            Some(p) => at = p,
+            None => break,
+        }
+    }
+    steps.reverse();
+    Some(steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_forms() {
+        assert_eq!(split_query("Plan"), (None, "Plan".to_string()));
+        assert_eq!(
+            split_query("Planner.Plan"),
+            (Some("Planner".to_string()), "Plan".to_string())
+        );
+        assert_eq!(
+            split_query("(*Planner).Plan"),
+            (Some("Planner".to_string()), "Plan".to_string())
+        );
+        assert_eq!(
+            split_query("brain.(*Planner).Plan()"),
+            (Some("brain.Planner".to_string()), "Plan".to_string())
+        );
+    }
+
+    #[test]
+    fn file_filter_forms() {
+        let p = "internal/brain/planner.go";
+        for f in [
+            "internal/brain/planner.go",
+            "planner.go",
+            "internal/brain",
+            "brain",
+            "brain/",
+        ] {
+            assert!(file_matches(p, f), "{f}");
+        }
+        for f in ["rain", "task", "lanner.go/x"] {
+            assert!(!file_matches(p, f), "{f}");
+        }
+    }
+}
