@@ -1,0 +1,1017 @@
+//! The local engine: answering with no model, through the same loop and tools.
+//!
+//! `explore` must work on a fresh machine with no key, and every CI eval run uses this
+//! engine, so it is not a shortcut around the agent but a [`Policy`] like the model's: it
+//! returns turns whose tool calls (`code`, `read`, `submit`) the loop executes, budgets,
+//! records and validates exactly as it would a model's. Its answers can therefore only
+//! cite what a tool returned during the run.
+//!
+//! A run is a short, deterministic plan:
+//!
+//! 1. Parse the question ([`query`]): a symbol question (definition, callers, callees,
+//!    implementations, methods, trace) or a concept question.
+//! 2. Symbol questions call `code` with the matching operation. An ambiguous name is
+//!    narrowed (by the question's qualifier or kind, else real code over tests, vendored
+//!    and generated code) or, when several real candidates remain, each is queried and
+//!    the answer covers them all. A name the graph does not know falls back to step 3.
+//! 3. Concept questions rank files ([`rank`]: BM25F over paths, symbol names and docs,
+//!    content for the shortlist, personalised PageRank over calls), then `read` the best
+//!    line ranges of the chosen files so every cited line is backed by a tool result.
+//! 4. `submit` the files best first with roles ([`classify`]), a rationale saying what was
+//!    found where, exact locations, and an answer citing `path:line`; or an empty list,
+//!    which the loop reports as `not_found`, when nothing passes the relevance threshold.
+
+pub mod classify;
+pub mod evidence;
+pub mod query;
+pub mod rank;
+pub mod scan;
+pub mod text;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use explore_tools::{Finding, Registry};
+use serde_json::{Value, json};
+
+use crate::policy::{Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
+use crate::result::{Location, Role};
+use classify::Relation;
+use evidence::{CodeAnswer, Hit};
+use query::{Intent, Query, SymbolRef};
+use rank::{Corpus, LexIndex};
+
+/// The tool that ends a run.
+const SUBMIT: &str = "submit";
+
+/// Builds the corpus the concept ranking works on, once per engine.
+pub type CorpusSource = Box<dyn Fn() -> Corpus + Send + Sync>;
+
+/// The local engine.
+pub struct LocalPolicy {
+    registry: Registry,
+    corpus_source: Option<CorpusSource>,
+    index: Arc<Mutex<Option<Arc<LexIndex>>>>,
+    query: Option<Query>,
+    next_id: u32,
+    pending: HashMap<String, Purpose>,
+    phase: Phase,
+    found: Vec<Entry>,
+    notes: Vec<String>,
+    /// The symbol question that found nothing, for the not-found answer.
+    missing_symbol: Option<String>,
+}
+
+impl std::fmt::Debug for LocalPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalPolicy")
+            .field("query", &self.query)
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a call was made, so its result can be read back.
+#[derive(Debug, Clone)]
+enum Purpose {
+    /// The first `code` call of a symbol question.
+    Code { op: &'static str, sym: SymbolRef },
+    /// A narrowed `code` call for one candidate of an ambiguous name.
+    Narrowed { op: &'static str, sym: SymbolRef },
+    /// A `read` backing a concept answer's citations in one file.
+    Read { file: ConceptFile },
+}
+
+/// One file chosen by the concept ranking, with what it will cite if the read confirms.
+#[derive(Debug, Clone)]
+struct ConceptFile {
+    path: String,
+    rank: usize,
+    cites: Vec<Cite>,
+    matched: Vec<String>,
+    types: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Cite {
+    line: u32,
+    end_line: u32,
+    symbol: Option<String>,
+    kind: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Waiting,
+    Done,
+}
+
+/// A place that will be cited, with how it relates to the question.
+#[derive(Debug, Clone)]
+struct Entry {
+    path: String,
+    relation: Relation,
+    name: Option<String>,
+    kind: Option<String>,
+    line: u32,
+    end_line: Option<u32>,
+    /// What the rationale says about it.
+    note: String,
+    source: &'static str,
+    /// For relation answers: the target symbol it relates to (for ambiguous names).
+    target: Option<String>,
+}
+
+impl LocalPolicy {
+    /// A local engine over the registry's repository. The concept ranking's corpus comes
+    /// from the line scanner ([`scan`]) unless [`LocalPolicy::with_corpus`] gives another
+    /// source (the code graph).
+    pub fn new(registry: Registry) -> Self {
+        Self {
+            registry,
+            corpus_source: None,
+            index: Arc::new(Mutex::new(None)),
+            query: None,
+            next_id: 0,
+            pending: HashMap::new(),
+            phase: Phase::Start,
+            found: Vec::new(),
+            notes: Vec::new(),
+            missing_symbol: None,
+        }
+    }
+
+    /// Uses `source` to build the ranking corpus (called at most once, on the first
+    /// concept question).
+    pub fn with_corpus(mut self, source: CorpusSource) -> Self {
+        self.corpus_source = Some(source);
+        self
+    }
+
+    /// Shares a built index with other engines over the same repository (a warm cache).
+    pub fn with_shared_index(mut self, index: Arc<Mutex<Option<Arc<LexIndex>>>>) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// The index holder, to share with [`LocalPolicy::with_shared_index`].
+    pub fn shared_index(&self) -> Arc<Mutex<Option<Arc<LexIndex>>>> {
+        self.index.clone()
+    }
+
+    fn lex_index(&self) -> Arc<LexIndex> {
+        let mut guard = match self.index.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(idx) = guard.as_ref() {
+            return idx.clone();
+        }
+        let corpus = match &self.corpus_source {
+            Some(src) => src(),
+            None => scan::scan_repo(self.registry.root().path()),
+        };
+        let idx = Arc::new(LexIndex::build(corpus));
+        *guard = Some(idx.clone());
+        idx
+    }
+
+    fn call(&mut self, name: &str, args: Value, purpose: Option<Purpose>) -> ToolCall {
+        self.next_id += 1;
+        let id = format!("local-{}", self.next_id);
+        if let Some(p) = purpose {
+            self.pending.insert(id.clone(), p);
+        }
+        ToolCall {
+            id,
+            name: name.to_string(),
+            arguments: args.to_string(),
+        }
+    }
+
+    /// The next turn from the conversation so far: pure computation over the messages.
+    pub fn decide(&mut self, messages: &[Message], final_turn: bool) -> Turn {
+        if self.query.is_none() {
+            let question = question_of(messages);
+            self.query = Some(query::parse(&question));
+        }
+        let query = self.query.clone().unwrap_or_else(|| query::parse(""));
+        let mut calls = Vec::new();
+        match self.phase {
+            Phase::Start => {
+                calls = self.start(&query);
+            }
+            Phase::Waiting => {
+                let results = self.take_results(messages);
+                calls = self.react(&query, results);
+            }
+            Phase::Done => {}
+        }
+        if calls.is_empty() || final_turn {
+            self.phase = Phase::Done;
+            let args = self.submission(&query);
+            let submit = self.call(SUBMIT, args, None);
+            return turn(vec![submit]);
+        }
+        self.phase = Phase::Waiting;
+        turn(calls)
+    }
+
+    /// Results of this engine's pending calls found in the conversation.
+    fn take_results(&mut self, messages: &[Message]) -> Vec<(Purpose, ToolResult)> {
+        let mut out = Vec::new();
+        for m in messages {
+            if let Message::Tool {
+                call_id,
+                content,
+                findings,
+                is_error,
+            } = m
+                && let Some(p) = self.pending.remove(call_id)
+            {
+                out.push((
+                    p,
+                    ToolResult {
+                        content: content.clone(),
+                        findings: findings.clone(),
+                        is_error: *is_error,
+                    },
+                ));
+            }
+        }
+        out
+    }
+
+    fn start(&mut self, query: &Query) -> Vec<ToolCall> {
+        match &query.intent {
+            Intent::Concept => self.concept(query),
+            Intent::Trace { from, to } => {
+                let args = json!({"operation": "trace", "symbol": from.name, "to": to.name});
+                vec![self.call(
+                    "code",
+                    args,
+                    Some(Purpose::Code {
+                        op: "trace",
+                        sym: from.clone(),
+                    }),
+                )]
+            }
+            intent => {
+                let op = operation(intent);
+                let Some(sym) = intent.symbol().cloned() else {
+                    return self.concept(query);
+                };
+                let args = json!({"operation": op, "symbol": sym.name});
+                vec![self.call("code", args, Some(Purpose::Code { op, sym }))]
+            }
+        }
+    }
+
+    fn react(&mut self, query: &Query, results: Vec<(Purpose, ToolResult)>) -> Vec<ToolCall> {
+        let mut calls = Vec::new();
+        for (purpose, result) in results {
+            match purpose {
+                Purpose::Code { op, sym } => {
+                    let answer =
+                        evidence::read_code(&result.content, &result.findings, result.is_error);
+                    calls.extend(self.on_code(query, op, &sym, answer, false));
+                }
+                Purpose::Narrowed { op, sym } => {
+                    let answer =
+                        evidence::read_code(&result.content, &result.findings, result.is_error);
+                    calls.extend(self.on_code(query, op, &sym, answer, true));
+                }
+                Purpose::Read { file } => {
+                    if !result.is_error {
+                        self.on_read(file, &result.findings);
+                    }
+                }
+            }
+        }
+        calls
+    }
+
+    fn on_code(
+        &mut self,
+        query: &Query,
+        op: &'static str,
+        sym: &SymbolRef,
+        answer: CodeAnswer,
+        narrowed: bool,
+    ) -> Vec<ToolCall> {
+        match answer {
+            CodeAnswer::Hits(hits) if !hits.is_empty() => {
+                let hits = if op == "find" {
+                    choose_definitions(sym, hits)
+                } else {
+                    hits
+                };
+                self.record(op, sym, hits);
+                Vec::new()
+            }
+            CodeAnswer::Ambiguous(candidates) if !narrowed => {
+                let chosen = narrow(sym, &candidates);
+                if op == "find" {
+                    // A find that lists several is an answer in itself.
+                    let hits = choose_definitions(sym, candidates);
+                    self.record(op, sym, hits);
+                    return Vec::new();
+                }
+                if chosen.len() > 1 {
+                    self.notes.push(format!(
+                        "The name `{}` is ambiguous: {}.",
+                        sym.name,
+                        chosen
+                            .iter()
+                            .map(|c| format!(
+                                "`{}` at {}:{}",
+                                c.name.as_deref().unwrap_or(&sym.name),
+                                c.path,
+                                c.line
+                            ))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                } else if let Some(c) = chosen.first() {
+                    let others = candidates.len() - 1;
+                    self.notes.push(format!(
+                        "`{}` matched {} symbols; chose `{}` at {}:{} ({}).",
+                        sym.name,
+                        candidates.len(),
+                        c.name.as_deref().unwrap_or(&sym.name),
+                        c.path,
+                        c.line,
+                        if others > 0 {
+                            "the others are tests, vendored or generated code, or do not match the question"
+                        } else {
+                            "the only one"
+                        }
+                    ));
+                }
+                let mut calls = Vec::new();
+                for c in chosen.into_iter().take(4) {
+                    let name = c.name.clone().unwrap_or_else(|| sym.name.clone());
+                    let narrowed_sym = SymbolRef {
+                        name: name.clone(),
+                        kind: sym.kind,
+                    };
+                    let args = match op {
+                        "trace" => {
+                            let to = match &query.intent {
+                                Intent::Trace { to, .. } => to.name.clone(),
+                                _ => String::new(),
+                            };
+                            json!({"operation": op, "symbol": name, "file": c.path, "to": to})
+                        }
+                        _ => json!({"operation": op, "symbol": name, "file": c.path}),
+                    };
+                    calls.push(self.call(
+                        "code",
+                        args,
+                        Some(Purpose::Narrowed {
+                            op,
+                            sym: narrowed_sym,
+                        }),
+                    ));
+                }
+                calls
+            }
+            CodeAnswer::Error(text) if op == "callers" && !narrowed => {
+                // `callers` of a type is not a call relation: ask for its usages.
+                if text.to_lowercase().contains("usages") {
+                    let args = json!({"operation": "usages", "symbol": sym.name});
+                    return vec![self.call(
+                        "code",
+                        args,
+                        Some(Purpose::Code {
+                            op: "usages",
+                            sym: sym.clone(),
+                        }),
+                    )];
+                }
+                self.concept_fallback(query, sym)
+            }
+            _ => {
+                if narrowed || !self.found.is_empty() {
+                    return Vec::new();
+                }
+                self.concept_fallback(query, sym)
+            }
+        }
+    }
+
+    fn concept_fallback(&mut self, query: &Query, sym: &SymbolRef) -> Vec<ToolCall> {
+        self.missing_symbol = Some(sym.name.clone());
+        // Search by the symbol's words ("FrobnicateQuux" → frobnicate, quux) as well as
+        // the rest of the question.
+        let mut q = query.clone();
+        for t in text::index_terms(&sym.name) {
+            if !q.terms.contains(&t) {
+                q.terms.push(t);
+            }
+        }
+        self.concept(&q)
+    }
+
+    /// Records the hits of a successful `code` call as entries.
+    fn record(&mut self, op: &'static str, sym: &SymbolRef, hits: Vec<Hit>) {
+        let target_name = hits
+            .iter()
+            .find(|h| h.section.is_none())
+            .and_then(|h| h.name.clone())
+            .unwrap_or_else(|| sym.name.clone());
+        for (i, h) in hits.into_iter().enumerate() {
+            let relation = match (&h.section, op) {
+                (None, "trace") => Relation::TraceHop,
+                (None, "methods") if i > 0 => Relation::Definition,
+                (None, _) => Relation::Definition,
+                (Some(s), _) => section_relation(s, op),
+            };
+            let name = h.name.clone();
+            let shown = name.clone().unwrap_or_else(|| sym.name.clone());
+            let kind_txt = h.kind.clone().map(|k| format!("{k} ")).unwrap_or_default();
+            let note = match relation {
+                Relation::Definition if op == "methods" && h.section.is_some() => {
+                    format!("method {shown} at line {}", h.line)
+                }
+                Relation::Definition => format!("defines {kind_txt}{shown} at line {}", h.line),
+                Relation::Caller => {
+                    if op == "usages" {
+                        format!("{shown} uses {target_name} at line {}", h.line)
+                    } else {
+                        format!("{shown} calls {target_name} at line {}", h.line)
+                    }
+                }
+                Relation::Callee => format!("{target_name} calls {shown} (line {})", h.line),
+                Relation::Implementation => {
+                    format!(
+                        "{kind_txt}{shown} implements {target_name}, at line {}",
+                        h.line
+                    )
+                }
+                Relation::TraceHop => format!("hop {shown} at line {}", h.line),
+                Relation::Concept { .. } => format!("{shown} at line {}", h.line),
+            };
+            self.found.push(Entry {
+                path: h.path,
+                relation,
+                name,
+                kind: h.kind,
+                line: h.line,
+                end_line: h.end_line,
+                note,
+                source: "code",
+                target: Some(target_name.clone()),
+            });
+        }
+    }
+
+    /// Ranks files for a concept question and reads the best ranges of the chosen ones.
+    fn concept(&mut self, query: &Query) -> Vec<ToolCall> {
+        let idx = self.lex_index();
+        let root = self.registry.root().path().to_path_buf();
+        let want_tests = query.terms.iter().any(|t| t == "test");
+        let mut contents: HashMap<String, String> = HashMap::new();
+        let mut content = |rel: &str| -> Option<HashMap<String, f64>> {
+            let text = read_small(&root, rel)?;
+            let terms = rank::content_terms(&text);
+            contents.insert(rel.to_string(), text);
+            Some(terms)
+        };
+        let ranked = LexIndex::select(idx.rank(&query.terms, &mut content, want_tests));
+        let corpus = idx.corpus();
+        let mut calls = Vec::new();
+        for (rank, r) in ranked.iter().enumerate() {
+            let path = corpus.files[r.file].clone();
+            let mut cites: Vec<Cite> = r
+                .symbols
+                .iter()
+                .take(3)
+                .map(|&si| {
+                    let s = &corpus.symbols[si];
+                    Cite {
+                        line: s.line,
+                        end_line: s.end_line.max(s.line),
+                        symbol: Some(s.display.clone()),
+                        kind: Some(s.kind.clone()),
+                    }
+                })
+                .collect();
+            if cites.is_empty()
+                && let Some(text) = contents.get(&path)
+                && let Some(line) = best_line(text, &query.terms)
+            {
+                cites.push(Cite {
+                    line,
+                    end_line: line,
+                    symbol: None,
+                    kind: None,
+                });
+            }
+            let types = !r.symbols.is_empty()
+                && r.symbols
+                    .iter()
+                    .take(3)
+                    .filter(|&&si| {
+                        matches!(
+                            corpus.symbols[si].kind.as_str(),
+                            "interface" | "struct" | "class" | "type"
+                        )
+                    })
+                    .count()
+                    * 2
+                    > r.symbols.len().min(3);
+            let (start, num) = window(&cites);
+            let file = ConceptFile {
+                path: path.clone(),
+                rank,
+                cites,
+                matched: r.matched.clone(),
+                types,
+            };
+            let args = json!({"file": path, "start_line": start, "num_lines": num});
+            calls.push(self.call("read", args, Some(Purpose::Read { file })));
+        }
+        calls
+    }
+
+    /// Keeps the citations a `read` confirmed.
+    fn on_read(&mut self, file: ConceptFile, findings: &[Finding]) {
+        let covered = |line: u32| {
+            findings.iter().any(|f| {
+                f.path == file.path
+                    && f.line.is_some_and(|a| a <= line)
+                    && f.end_line.or(f.line).is_some_and(|b| line <= b)
+            })
+        };
+        let relation = Relation::Concept {
+            rank: file.rank,
+            types: file.types,
+        };
+        let terms = file.matched.join(", ");
+        let mut any = false;
+        for c in &file.cites {
+            if !covered(c.line) {
+                continue;
+            }
+            any = true;
+            let what = match (&c.symbol, &c.kind) {
+                (Some(s), Some(k)) => format!("{k} {s} at line {}", c.line),
+                (Some(s), None) => format!("{s} at line {}", c.line),
+                _ => format!("matching text at line {}", c.line),
+            };
+            self.found.push(Entry {
+                path: file.path.clone(),
+                relation,
+                name: c.symbol.clone(),
+                kind: c.kind.clone(),
+                line: c.line,
+                end_line: (c.end_line > c.line && covered(c.end_line)).then_some(c.end_line),
+                note: what,
+                source: "read",
+                target: Some(terms.clone()),
+            });
+        }
+        if !any && findings.iter().any(|f| f.path == file.path) {
+            self.found.push(Entry {
+                path: file.path.clone(),
+                relation,
+                name: None,
+                kind: None,
+                line: 0,
+                end_line: None,
+                note: format!("its path and contents match {terms}"),
+                source: "read",
+                target: Some(terms),
+            });
+        }
+    }
+
+    /// The arguments of the final `submit`.
+    fn submission(&self, query: &Query) -> Value {
+        let files = group(&self.found, &query.intent);
+        let relevant: Vec<Value> = files
+            .iter()
+            .map(|f| {
+                json!({
+                    "path": f.path,
+                    "rationale": f.rationale,
+                    "role": f.role.as_str(),
+                    "discovery_source": f.source,
+                    "key_symbols": f.key_symbols,
+                    "locations": f.locations,
+                })
+            })
+            .collect();
+        let answer = self.answer_text(query, &files);
+        json!({"answer": answer, "relevant_files": relevant})
+    }
+
+    fn answer_text(&self, query: &Query, files: &[Grouped]) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if files.is_empty() {
+            let what = match &self.missing_symbol {
+                Some(s) => format!("No symbol `{s}` was found, and no file matches its words"),
+                None if query.terms.is_empty() => {
+                    "The question has no words to search for".to_string()
+                }
+                None => format!(
+                    "Nothing in the repository matches the question's terms ({})",
+                    query.terms.join(", ")
+                ),
+            };
+            return format!("{what}; no relevant files.");
+        }
+        let cite = |e: &Entry| format!("{}:{}", e.path, e.line);
+        let primary: Vec<&Entry> = self.found.iter().filter(|e| e.line > 0).collect();
+        let target = query
+            .intent
+            .symbol()
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        match &query.intent {
+            Intent::Definition(_) => {
+                let defs: Vec<String> = files
+                    .iter()
+                    .filter_map(|f| f.entries.first())
+                    .map(|e| {
+                        format!(
+                            "`{}`{} at {}",
+                            e.name.as_deref().unwrap_or(&target),
+                            e.kind
+                                .as_ref()
+                                .map(|k| format!(" ({k})"))
+                                .unwrap_or_default(),
+                            cite(e)
+                        )
+                    })
+                    .collect();
+                if defs.len() == 1 {
+                    parts.push(format!("{} is the definition.", defs[0]));
+                } else {
+                    parts.push(format!("{} definitions: {}.", defs.len(), defs.join("; ")));
+                }
+            }
+            Intent::Concept => {
+                let tops: Vec<String> = files
+                    .iter()
+                    .take(4)
+                    .filter_map(|f| {
+                        let e = f.entries.iter().find(|e| e.line > 0)?;
+                        Some(match &e.name {
+                            Some(n) => format!("`{n}` at {}", cite(e)),
+                            None => cite(e),
+                        })
+                    })
+                    .collect();
+                if !tops.is_empty() {
+                    parts.push(format!("Most relevant: {}.", tops.join("; ")));
+                }
+            }
+            _ => {
+                let rels: Vec<String> = primary
+                    .iter()
+                    .filter(|e| {
+                        e.relation != Relation::Definition || query.intent.name() == "methods"
+                    })
+                    .take(8)
+                    .map(|e| format!("{} at {}", e.name.as_deref().unwrap_or("?"), cite(e)))
+                    .collect();
+                let defs: Vec<String> = primary
+                    .iter()
+                    .filter(|e| e.relation == Relation::Definition)
+                    .map(|e| format!("`{}` at {}", e.name.as_deref().unwrap_or(&target), cite(e)))
+                    .collect();
+                let verb = match query.intent.name() {
+                    "callers" => "Called by",
+                    "callees" => "Calls",
+                    "implementations" => "Implemented by",
+                    "methods" => "Methods",
+                    "trace" => "Path",
+                    _ => "Related",
+                };
+                if !defs.is_empty() && query.intent.name() != "methods" {
+                    parts.push(format!("{}.", defs.join("; ")));
+                }
+                if rels.is_empty() {
+                    parts.push(format!("{verb}: none found."));
+                } else {
+                    let sep = if query.intent.name() == "trace" {
+                        " -> "
+                    } else {
+                        "; "
+                    };
+                    parts.push(format!("{verb}: {}.", rels.join(sep)));
+                }
+            }
+        }
+        if let Some(s) = &self.missing_symbol {
+            parts.insert(
+                0,
+                format!("No symbol named `{s}`; these files match its words."),
+            );
+        }
+        parts.extend(self.notes.iter().cloned());
+        parts.join(" ")
+    }
+}
+
+/// The text of a tool result.
+#[derive(Debug, Clone)]
+struct ToolResult {
+    content: String,
+    findings: Vec<Finding>,
+    is_error: bool,
+}
+
+fn turn(tool_calls: Vec<ToolCall>) -> Turn {
+    Turn {
+        content: None,
+        tool_calls,
+        usage: Some(TurnUsage::default()),
+    }
+}
+
+/// The question: the first user message, without a `Question:` label if the loop adds
+/// one.
+fn question_of(messages: &[Message]) -> String {
+    let first = messages.iter().find_map(|m| match m {
+        Message::User { content } => Some(content.as_str()),
+        _ => None,
+    });
+    let text = first.unwrap_or("").trim();
+    for line in text.lines() {
+        let l = line.trim();
+        for label in ["Question:", "question:", "Query:", "query:"] {
+            if let Some(q) = l.strip_prefix(label) {
+                return q.trim().to_string();
+            }
+        }
+    }
+    text.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// The `code` operation for a symbol intent.
+fn operation(intent: &Intent) -> &'static str {
+    match intent {
+        Intent::Definition(_) => "find",
+        Intent::Callers(_) => "callers",
+        Intent::Callees(_) => "callees",
+        Intent::Implementations(_) => "implementations",
+        Intent::Methods(_) => "methods",
+        Intent::Trace { .. } => "trace",
+        Intent::Concept => "find",
+    }
+}
+
+fn section_relation(section: &str, op: &str) -> Relation {
+    if section.contains("caller") || section.contains("usage") || section.contains("used") {
+        Relation::Caller
+    } else if section.contains("callee") || section.contains("calls") {
+        Relation::Callee
+    } else if section.contains("implement") || section.contains("subclass") {
+        Relation::Implementation
+    } else if section.contains("method") {
+        Relation::Definition
+    } else if section.contains("path") || section.contains("trace") || section.contains("hop") {
+        Relation::TraceHop
+    } else {
+        match op {
+            "callers" | "usages" => Relation::Caller,
+            "callees" => Relation::Callee,
+            "implementations" => Relation::Implementation,
+            "trace" => Relation::TraceHop,
+            _ => Relation::Definition,
+        }
+    }
+}
+
+fn kind_matches(want: &str, got: &str) -> bool {
+    want == got
+        || (want == "class" && matches!(got, "struct" | "interface" | "type"))
+        || (want == "type" && matches!(got, "struct" | "interface" | "class"))
+        || (want == "function" && got == "method")
+        || (want == "method" && got == "function")
+}
+
+/// Narrows candidates of an ambiguous name: the question's qualifier, then its kind, then
+/// real code over tests, vendored and generated code. What is left may still be several.
+fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
+    let mut c: Vec<Hit> = candidates.to_vec();
+    if let Some(q) = sym.qualifier() {
+        let q = q.to_lowercase();
+        let keep: Vec<Hit> = c
+            .iter()
+            .filter(|h| {
+                let name = h.name.as_deref().unwrap_or("").to_lowercase();
+                name.starts_with(&format!("{q}.")) || h.path.to_lowercase().contains(&q)
+            })
+            .cloned()
+            .collect();
+        if !keep.is_empty() {
+            c = keep;
+        }
+    }
+    if let Some(k) = sym.kind {
+        let keep: Vec<Hit> = c
+            .iter()
+            .filter(|h| h.kind.as_deref().is_some_and(|g| kind_matches(k, g)))
+            .cloned()
+            .collect();
+        if !keep.is_empty() {
+            c = keep;
+        }
+    }
+    let primary: Vec<Hit> = c
+        .iter()
+        .filter(|h| !classify::classify(&h.path).secondary())
+        .cloned()
+        .collect();
+    if !primary.is_empty() {
+        c = primary;
+    }
+    c
+}
+
+/// The definitions worth citing from a `find`: exact names first (a `find` may also list
+/// partial matches), narrowed as for an ambiguous name.
+fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
+    let leaf = sym.leaf();
+    let exact: Vec<Hit> = hits
+        .iter()
+        .filter(|h| {
+            h.name
+                .as_deref()
+                .is_some_and(|n| n == sym.name || n.rsplit('.').next() == Some(leaf))
+        })
+        .cloned()
+        .collect();
+    let pool = if exact.is_empty() { hits } else { exact };
+    let mut chosen = narrow(sym, &pool);
+    chosen.iter_mut().for_each(|h| h.section = None);
+    chosen
+}
+
+/// A file of the answer, grouped from entries.
+#[derive(Debug, Clone)]
+struct Grouped {
+    path: String,
+    role: Role,
+    rationale: String,
+    source: &'static str,
+    key_symbols: Vec<String>,
+    locations: Vec<Location>,
+    entries: Vec<Entry>,
+    order: (u8, u8, usize),
+}
+
+/// Groups entries by file, picks each file's role and rationale, and orders files best
+/// first: for relation questions the related files (callers, implementations, hops)
+/// before the target's definition, real code before tests, vendored and generated code.
+fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
+    let mut files: Vec<Grouped> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let pos = match files.iter().position(|f| f.path == e.path) {
+            Some(p) => p,
+            None => {
+                let class = classify::classify(&e.path);
+                let rel_rank = match (intent, e.relation) {
+                    (
+                        Intent::Definition(_) | Intent::Methods(_) | Intent::Callees(_),
+                        Relation::Definition,
+                    ) => 0,
+                    (Intent::Definition(_) | Intent::Methods(_) | Intent::Callees(_), _) => 1,
+                    (_, Relation::Definition) => 1,
+                    _ => 0,
+                };
+                files.push(Grouped {
+                    path: e.path.clone(),
+                    role: classify::role(&e.path, e.relation, e.kind.as_deref()),
+                    rationale: String::new(),
+                    source: e.source,
+                    key_symbols: Vec::new(),
+                    locations: Vec::new(),
+                    entries: Vec::new(),
+                    order: (u8::from(class.secondary()), rel_rank, i),
+                });
+                files.len() - 1
+            }
+        };
+        files[pos].entries.push(e.clone());
+    }
+    for f in &mut files {
+        let class = classify::classify(&f.path);
+        let mut notes: Vec<String> = Vec::new();
+        for e in &f.entries {
+            if !notes.contains(&e.note) {
+                notes.push(e.note.clone());
+            }
+            if let Some(n) = &e.name
+                && !f.key_symbols.contains(n)
+            {
+                f.key_symbols.push(n.clone());
+            }
+            if e.line > 0 {
+                let loc = Location {
+                    line: e.line,
+                    end_line: e.end_line.filter(|&x| x > e.line),
+                    symbol: e.name.clone(),
+                    kind: e.kind.clone(),
+                };
+                if !f.locations.iter().any(|l| l.line == loc.line) {
+                    f.locations.push(loc);
+                }
+            }
+        }
+        let mut rationale = capitalise(&notes.join("; "));
+        if let Intent::Concept = intent
+            && let Some(t) = f.entries.first().and_then(|e| e.target.clone())
+            && !t.is_empty()
+        {
+            rationale.push_str(&format!(" (matches {t})"));
+        }
+        if class.generated {
+            rationale.push_str(" — generated code, do not edit");
+        } else if class.vendored {
+            rationale.push_str(" — vendored third-party code");
+        } else if class.test {
+            rationale.push_str(" — test code");
+        }
+        f.rationale = rationale;
+        f.locations.sort_by_key(|l| l.line);
+    }
+    files.sort_by_key(|f| f.order);
+    files
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The `read` window covering the citations: from the first to the last cited line, at
+/// most 300 lines, starting a little before the first so a doc comment shows.
+fn window(cites: &[Cite]) -> (u32, u32) {
+    let Some(first) = cites.iter().map(|c| c.line).min() else {
+        return (1, 60);
+    };
+    let start = first.saturating_sub(2).max(1);
+    let last = cites
+        .iter()
+        .map(|c| c.end_line.max(c.line))
+        .max()
+        .unwrap_or(first);
+    let num = (last + 1).saturating_sub(start).clamp(1, 300);
+    (start, num)
+}
+
+/// Reads a shortlisted file for ranking (never a secret file; at most 1 MiB).
+fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
+    if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel)).is_some() {
+        return None;
+    }
+    let abs = root.join(rel);
+    let meta = std::fs::symlink_metadata(&abs).ok()?;
+    if !meta.is_file()
+        || meta.len() > (1 << 20)
+        || explore_tools::secrets::is_multiply_linked(&meta)
+    {
+        return None;
+    }
+    std::fs::read_to_string(abs).ok()
+}
+
+/// The line of `text` that matches the most distinct question terms (first on ties).
+fn best_line(text: &str, terms: &[String]) -> Option<u32> {
+    let mut best = (0usize, 0u32);
+    for (i, l) in text.lines().enumerate() {
+        let words = text::index_terms(l);
+        let n = terms.iter().filter(|t| words.contains(t)).count();
+        if n > best.0 {
+            best = (n, (i + 1) as u32);
+        }
+    }
+    (best.0 > 0).then_some(best.1)
+}
+
+impl Policy for LocalPolicy {
+    fn engine(&self) -> &'static str {
+        "local"
+    }
+
+    fn model(&self) -> Option<String> {
+        None
+    }
+
+    fn next_turn(
+        &mut self,
+        request: TurnRequest<'_>,
+    ) -> impl std::future::Future<Output = Result<Turn, PolicyError>> + Send {
+        let turn = self.decide(request.messages, request.final_turn);
+        std::future::ready(Ok(turn))
+    }
+}

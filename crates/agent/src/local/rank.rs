@@ -1,0 +1,607 @@
+//! Ranking files for a concept question: BM25F over what the code graph knows, then a
+//! personalised PageRank over the call graph.
+//!
+//! Each file is a document with three fields built without reading it: its path segments,
+//! the words of the symbol names it defines (split at case changes and underscores), and
+//! the words of their doc comments. A fourth field, the file's content, is added only for
+//! the shortlist, so a question costs a few file reads, not a pass over the repository.
+//!
+//! Scores combine per field as in BM25F: a term's frequency is summed over fields, each
+//! weighted and length-normalised, then saturated once (`tf / (k1 + tf)`) and multiplied
+//! by the term's inverse document frequency. A question term also matches its synonyms at
+//! a discount, and counts once, at its best form.
+//!
+//! Lexical scores then seed a personalised PageRank over the file graph (an edge for
+//! every call between files): as in Aider's repository map, files the matched files call
+//! into, or are called from, gain rank, so the handler that everything reaches outranks a
+//! file that merely mentions the word. Test, vendored and generated files are discounted
+//! unless the question asks for them.
+
+use std::collections::HashMap;
+
+use super::classify::{self, PathClass};
+use super::text;
+
+/// One symbol, as the code graph reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolInfo {
+    /// Short name (`Plan`).
+    pub name: String,
+    /// Name qualified by its owner (`Planner.Plan`), or the name itself.
+    pub display: String,
+    /// Kind in the code tool's words (`function`, `method`, `struct`, …).
+    pub kind: String,
+    /// Index of its file in [`Corpus::files`].
+    pub file: usize,
+    /// First line, 1-based.
+    pub line: u32,
+    /// Last line, inclusive.
+    pub end_line: u32,
+    /// Its doc comment, possibly empty.
+    pub doc: String,
+}
+
+/// What the ranking works on: files, their symbols, and calls between symbols.
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    /// Repo-relative paths.
+    pub files: Vec<String>,
+    /// Symbols.
+    pub symbols: Vec<SymbolInfo>,
+    /// Calls and references, symbol index to symbol index.
+    pub edges: Vec<(usize, usize)>,
+}
+
+/// Field weights and length-normalisation strengths (BM25F's `w` and `b`).
+const PATH_W: f64 = 3.0;
+const PATH_B: f64 = 0.3;
+const NAME_W: f64 = 2.0;
+const NAME_B: f64 = 0.5;
+const DOC_W: f64 = 1.0;
+const DOC_B: f64 = 0.75;
+const CONTENT_W: f64 = 0.4;
+const CONTENT_B: f64 = 0.75;
+/// BM25's saturation constant.
+const K1: f64 = 1.2;
+/// How much a file's PageRank (normalised to the best file's) adds to its normalised
+/// lexical score.
+pub const PAGERANK_WEIGHT: f64 = 0.3;
+/// PageRank's damping factor.
+const DAMPING: f64 = 0.85;
+/// A file is kept when its score is at least this share of the best file's.
+pub const RELATIVE_CUTOFF: f64 = 0.3;
+/// The best file must match question terms whose idf sums to at least this, else the
+/// question is answered `not_found`: a single term present in most files (idf < 0.7) is not
+/// an answer.
+pub const MIN_EVIDENCE: f64 = 1.0;
+/// Most files an answer lists.
+pub const MAX_FILES: usize = 8;
+
+#[derive(Debug, Default, Clone)]
+struct FileFields {
+    path: HashMap<String, f64>,
+    names: HashMap<String, f64>,
+    docs: HashMap<String, f64>,
+    path_len: f64,
+    names_len: f64,
+    docs_len: f64,
+}
+
+/// The lexical index of a corpus: built once per repository state, queried many times.
+#[derive(Debug, Clone)]
+pub struct LexIndex {
+    corpus: Corpus,
+    fields: Vec<FileFields>,
+    df: HashMap<String, usize>,
+    avg: (f64, f64, f64),
+    /// Symbols of each file.
+    by_file: Vec<Vec<usize>>,
+    /// File-level call graph: out-edges with weights.
+    file_edges: Vec<Vec<(usize, f64)>>,
+    classes: Vec<PathClass>,
+}
+
+/// A ranked file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedFile {
+    /// Index into [`Corpus::files`].
+    pub file: usize,
+    /// Final score.
+    pub score: f64,
+    /// Lexical score alone (after path-class discounts).
+    pub lexical: f64,
+    /// Sum of idf over the question terms the file matched.
+    pub evidence: f64,
+    /// Matched question terms.
+    pub matched: Vec<String>,
+    /// Its symbols that match the question, best first.
+    pub symbols: Vec<usize>,
+}
+
+fn add_terms(map: &mut HashMap<String, f64>, s: &str) -> f64 {
+    let mut n = 0.0;
+    for t in text::index_terms(s) {
+        *map.entry(t).or_insert(0.0) += 1.0;
+        n += 1.0;
+    }
+    n
+}
+
+impl LexIndex {
+    /// Indexes a corpus.
+    pub fn build(corpus: Corpus) -> Self {
+        let n = corpus.files.len();
+        let mut fields = vec![FileFields::default(); n];
+        let mut by_file = vec![Vec::new(); n];
+        for (i, path) in corpus.files.iter().enumerate() {
+            // The extension is noise; directories and the file stem are signal.
+            let stem = path.rsplit_once('.').map_or(path.as_str(), |(s, _)| s);
+            fields[i].path_len = add_terms(&mut fields[i].path, stem);
+        }
+        for (si, s) in corpus.symbols.iter().enumerate() {
+            let Some(f) = fields.get_mut(s.file) else {
+                continue;
+            };
+            by_file[s.file].push(si);
+            f.names_len += add_terms(&mut f.names, &s.name);
+            f.docs_len += add_terms(&mut f.docs, &s.doc);
+        }
+        let mut df: HashMap<String, usize> = HashMap::new();
+        for f in &fields {
+            let mut seen: Vec<&String> = f.path.keys().chain(f.names.keys()).collect();
+            seen.extend(f.docs.keys());
+            seen.sort();
+            seen.dedup();
+            for t in seen {
+                *df.entry(t.clone()).or_insert(0) += 1;
+            }
+        }
+        let avg_of = |g: &dyn Fn(&FileFields) -> f64| {
+            if n == 0 {
+                1.0
+            } else {
+                (fields.iter().map(g).sum::<f64>() / n as f64).max(1.0)
+            }
+        };
+        let avg = (
+            avg_of(&|f| f.path_len),
+            avg_of(&|f| f.names_len),
+            avg_of(&|f| f.docs_len),
+        );
+        let mut weights: HashMap<(usize, usize), f64> = HashMap::new();
+        for &(a, b) in &corpus.edges {
+            let (Some(sa), Some(sb)) = (corpus.symbols.get(a), corpus.symbols.get(b)) else {
+                continue;
+            };
+            if sa.file != sb.file {
+                *weights.entry((sa.file, sb.file)).or_insert(0.0) += 1.0;
+            }
+        }
+        let mut file_edges = vec![Vec::new(); n];
+        let mut pairs: Vec<_> = weights.into_iter().collect();
+        pairs.sort_by_key(|x| x.0);
+        for ((a, b), w) in pairs {
+            // Rank flows both ways: a file matters when relevant files call it and when it
+            // calls into them.
+            file_edges[a].push((b, w));
+            file_edges[b].push((a, w * 0.5));
+        }
+        let classes = corpus.files.iter().map(|p| classify::classify(p)).collect();
+        Self {
+            corpus,
+            fields,
+            df,
+            avg,
+            by_file,
+            file_edges,
+            classes,
+        }
+    }
+
+    /// The indexed corpus.
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+
+    /// Inverse document frequency of a term (BM25's, always positive).
+    pub fn idf(&self, term: &str) -> f64 {
+        let n = self.corpus.files.len() as f64;
+        let df = self.df.get(term).copied().unwrap_or(0) as f64;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// True when some file's path, symbol names or docs hold the term.
+    pub fn knows(&self, term: &str) -> bool {
+        self.df.contains_key(term)
+    }
+
+    fn weighted_tf(&self, f: usize, term: &str, content: Option<&HashMap<String, f64>>) -> f64 {
+        let ff = &self.fields[f];
+        let norm = |tf: f64, len: f64, avg: f64, b: f64| tf / (1.0 - b + b * len / avg);
+        let mut tf = 0.0;
+        if let Some(&x) = ff.path.get(term) {
+            tf += PATH_W * norm(x, ff.path_len, self.avg.0, PATH_B);
+        }
+        if let Some(&x) = ff.names.get(term) {
+            tf += NAME_W * norm(x, ff.names_len, self.avg.1, NAME_B);
+        }
+        if let Some(&x) = ff.docs.get(term) {
+            tf += DOC_W * norm(x, ff.docs_len, self.avg.2, DOC_B);
+        }
+        if let Some(c) = content
+            && let Some(&x) = c.get(term)
+        {
+            let len: f64 = c.values().sum();
+            tf += CONTENT_W * norm(x, len, 400.0, CONTENT_B);
+        }
+        tf
+    }
+
+    /// The BM25F score of one file and the question terms it matched (with the idf sum).
+    fn score_file(
+        &self,
+        f: usize,
+        terms: &[String],
+        content: Option<&HashMap<String, f64>>,
+    ) -> (f64, Vec<String>, f64) {
+        let mut score = 0.0;
+        let mut matched = Vec::new();
+        let mut evidence = 0.0;
+        for t in terms {
+            let mut best = 0.0;
+            let mut via = None;
+            let forms = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
+            for (form, weight) in forms {
+                let tf = self.weighted_tf(f, form, content);
+                if tf > 0.0 {
+                    let s = weight * self.idf(form) * tf * (K1 + 1.0) / (K1 + tf);
+                    if s > best {
+                        best = s;
+                        via = Some((form, weight));
+                    }
+                }
+            }
+            if let Some((form, weight)) = via {
+                score += best;
+                matched.push(t.clone());
+                evidence += weight * self.idf(form);
+            }
+        }
+        (score, matched, evidence)
+    }
+
+    /// How well one symbol matches the question: idf of the terms in its name (counted
+    /// double) and doc comment.
+    pub fn symbol_score(&self, si: usize, terms: &[String]) -> f64 {
+        let Some(s) = self.corpus.symbols.get(si) else {
+            return 0.0;
+        };
+        let name = text::index_terms(&s.name);
+        let doc = text::index_terms(&s.doc);
+        let mut score = 0.0;
+        for t in terms {
+            let forms = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
+            let mut best: f64 = 0.0;
+            for (form, w) in forms {
+                let idf = self.idf(form);
+                if name.iter().any(|x| x == form) {
+                    best = best.max(2.0 * w * idf);
+                } else if doc.iter().any(|x| x == form) {
+                    best = best.max(w * idf);
+                }
+            }
+            score += best;
+        }
+        score
+    }
+
+    /// Ranks files for the question terms. `content` gives the term counts of a file's
+    /// text for the shortlist (return `None` to skip a file's content). `allow` tells
+    /// which path classes are not discounted (tests when the question is about tests).
+    pub fn rank(
+        &self,
+        terms: &[String],
+        content: &mut dyn FnMut(&str) -> Option<HashMap<String, f64>>,
+        want_tests: bool,
+    ) -> Vec<RankedFile> {
+        if terms.is_empty() || self.corpus.files.is_empty() {
+            return Vec::new();
+        }
+        // Stage 1: metadata only, every file.
+        let mut first: Vec<(usize, f64)> = (0..self.corpus.files.len())
+            .filter_map(|f| {
+                let (s, _, _) = self.score_file(f, terms, None);
+                (s > 0.0).then_some((f, s))
+            })
+            .collect();
+        first.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        first.truncate(SHORTLIST);
+        // Stage 2: the shortlist with content.
+        let mut lex: HashMap<usize, (f64, Vec<String>, f64)> = HashMap::new();
+        for &(f, _) in &first {
+            let c = content(&self.corpus.files[f]);
+            let (s, m, e) = self.score_file(f, terms, c.as_ref());
+            let s = s * self.classes[f].discount(want_tests);
+            lex.insert(f, (s, m, e));
+        }
+        let top_lex = lex.values().map(|x| x.0).fold(0.0, f64::max);
+        if top_lex <= 0.0 {
+            return Vec::new();
+        }
+        let ppr = self.pagerank(&lex.iter().map(|(&f, x)| (f, x.0)).collect::<Vec<_>>());
+        let top_ppr = lex
+            .keys()
+            .map(|f| ppr.get(*f).copied().unwrap_or(0.0))
+            .fold(0.0, f64::max);
+        let mut out: Vec<RankedFile> = lex
+            .into_iter()
+            .map(|(f, (s, matched, evidence))| {
+                let pr = if top_ppr > 0.0 {
+                    ppr.get(f).copied().unwrap_or(0.0) / top_ppr
+                } else {
+                    0.0
+                };
+                let score =
+                    s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(want_tests);
+                let mut symbols: Vec<(usize, f64)> = self.by_file[f]
+                    .iter()
+                    .map(|&si| (si, self.symbol_score(si, terms)))
+                    .filter(|x| x.1 > 0.0)
+                    .collect();
+                symbols.sort_by(|a, b| {
+                    b.1.total_cmp(&a.1).then(
+                        self.corpus.symbols[a.0]
+                            .line
+                            .cmp(&self.corpus.symbols[b.0].line),
+                    )
+                });
+                RankedFile {
+                    file: f,
+                    score,
+                    lexical: s,
+                    evidence,
+                    matched,
+                    symbols: symbols.into_iter().map(|x| x.0).collect(),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
+        out
+    }
+
+    /// Keeps the files worth answering with: none when the best file's evidence is below
+    /// [`MIN_EVIDENCE`], else those within [`RELATIVE_CUTOFF`] of the best, at most
+    /// [`MAX_FILES`].
+    pub fn select(ranked: Vec<RankedFile>) -> Vec<RankedFile> {
+        let Some(best) = ranked.first() else {
+            return Vec::new();
+        };
+        if best.evidence < MIN_EVIDENCE {
+            return Vec::new();
+        }
+        let floor = best.score * RELATIVE_CUTOFF;
+        ranked
+            .into_iter()
+            .filter(|r| r.score >= floor)
+            .take(MAX_FILES)
+            .collect()
+    }
+
+    /// Personalised PageRank over the file graph, restarting at `seeds` in proportion to
+    /// their scores. Power iteration; dangling mass returns to the seeds.
+    fn pagerank(&self, seeds: &[(usize, f64)]) -> Vec<f64> {
+        let n = self.corpus.files.len();
+        let total: f64 = seeds.iter().map(|s| s.1).sum();
+        if n == 0 || total <= 0.0 {
+            return vec![0.0; n];
+        }
+        let mut p = vec![0.0; n];
+        for &(f, s) in seeds {
+            p[f] = s / total;
+        }
+        let out_w: Vec<f64> = self
+            .file_edges
+            .iter()
+            .map(|e| e.iter().map(|x| x.1).sum())
+            .collect();
+        let mut r = p.clone();
+        for _ in 0..30 {
+            let mut next: Vec<f64> = p.iter().map(|x| (1.0 - DAMPING) * x).collect();
+            let mut dangling = 0.0;
+            for f in 0..n {
+                if out_w[f] <= 0.0 {
+                    dangling += r[f];
+                    continue;
+                }
+                for &(g, w) in &self.file_edges[f] {
+                    next[g] += DAMPING * r[f] * w / out_w[f];
+                }
+            }
+            for f in 0..n {
+                next[f] += DAMPING * dangling * p[f];
+            }
+            r = next;
+        }
+        r
+    }
+}
+
+/// How many files get their content read in stage 2.
+const SHORTLIST: usize = 24;
+
+/// Term counts of a file's text, for [`LexIndex::rank`]'s content callback.
+pub fn content_terms(text: &str) -> HashMap<String, f64> {
+    let mut m = HashMap::new();
+    add_terms(&mut m, text);
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(name: &str, kind: &str, file: usize, line: u32, doc: &str) -> SymbolInfo {
+        SymbolInfo {
+            name: name.into(),
+            display: name.into(),
+            kind: kind.into(),
+            file,
+            line,
+            end_line: line + 5,
+            doc: doc.into(),
+        }
+    }
+
+    fn corpus() -> Corpus {
+        Corpus {
+            files: vec![
+                "internal/webhook/handler.go".into(),         // 0
+                "internal/webhook/handler_test.go".into(),    // 1
+                "internal/retry/retry.go".into(),             // 2
+                "internal/service/event_ingest.go".into(),    // 3
+                "internal/model/issue.go".into(),             // 4
+                "vendor/github.com/acme/uuid/uuid.go".into(), // 5
+                "internal/llm/http.go".into(),                // 6
+            ],
+            symbols: vec![
+                sym(
+                    "HandleWebhook",
+                    "method",
+                    0,
+                    66,
+                    "HandleWebhook verifies and routes a webhook delivery",
+                ),
+                sym("TestHandleWebhook", "function", 1, 20, ""),
+                sym(
+                    "Do",
+                    "function",
+                    2,
+                    93,
+                    "Do runs op with exponential backoff until it succeeds",
+                ),
+                sym(
+                    "Backoff",
+                    "method",
+                    2,
+                    119,
+                    "Backoff returns the delay before an attempt",
+                ),
+                sym(
+                    "Ingest",
+                    "method",
+                    3,
+                    40,
+                    "Ingest records an event under a new uuid",
+                ),
+                sym("Issue", "struct", 4, 51, "Issue is a tracked issue"),
+                sym("New", "function", 5, 30, "New returns a random UUID"),
+                sym(
+                    "Complete",
+                    "method",
+                    6,
+                    68,
+                    "Complete sends a prompt, with retries",
+                ),
+            ],
+            edges: vec![(0, 4), (1, 0), (7, 2), (0, 4)],
+        }
+    }
+
+    fn no_content(_: &str) -> Option<HashMap<String, f64>> {
+        None
+    }
+
+    #[test]
+    fn webhook_question_ranks_the_handler_first_and_its_test_lower() {
+        let idx = LexIndex::build(corpus());
+        let terms = text::query_terms("how are webhooks handled");
+        let ranked = LexIndex::select(idx.rank(&terms, &mut no_content, false));
+        let paths: Vec<&str> = ranked
+            .iter()
+            .map(|r| idx.corpus().files[r.file].as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "internal/webhook/handler.go",
+                "internal/webhook/handler_test.go"
+            ]
+        );
+        assert_eq!(ranked[0].matched, ["webhook", "handl"]);
+        assert_eq!(ranked[0].symbols, [0]);
+        assert!(ranked[0].score > ranked[1].score * 2.0);
+    }
+
+    #[test]
+    fn retry_question_uses_synonyms_and_pagerank() {
+        let idx = LexIndex::build(corpus());
+        let terms = text::query_terms("where is the retry logic");
+        let ranked = LexIndex::select(idx.rank(&terms, &mut no_content, false));
+        let paths: Vec<&str> = ranked
+            .iter()
+            .map(|r| idx.corpus().files[r.file].as_str())
+            .collect();
+        assert_eq!(paths, ["internal/retry/retry.go", "internal/llm/http.go"]);
+        // Do's doc says "backoff" (a synonym), Backoff's name says it outright.
+        assert_eq!(ranked[0].symbols, [3, 2]);
+    }
+
+    #[test]
+    fn nonsense_is_not_found() {
+        let idx = LexIndex::build(corpus());
+        for q in [
+            "how is the flux capacitor calibrated",
+            "FrobnicateQuux",
+            "where is it",
+        ] {
+            let terms = text::query_terms(q);
+            assert!(
+                LexIndex::select(idx.rank(&terms, &mut no_content, false)).is_empty(),
+                "{q}"
+            );
+        }
+    }
+
+    #[test]
+    fn content_of_the_shortlist_reranks() {
+        let idx = LexIndex::build(corpus());
+        let terms = text::query_terms("where is the issue event ingested");
+        let mut content = |p: &str| {
+            (p == "internal/service/event_ingest.go").then(|| {
+                content_terms("func (s *EventIngest) Ingest(issue Issue) { issue issue issue }")
+            })
+        };
+        let ranked = idx.rank(&terms, &mut content, false);
+        assert_eq!(
+            idx.corpus().files[ranked[0].file],
+            "internal/service/event_ingest.go"
+        );
+    }
+
+    #[test]
+    fn vendored_code_is_discounted() {
+        let idx = LexIndex::build(corpus());
+        let terms = text::query_terms("uuid");
+        let ranked = idx.rank(&terms, &mut no_content, false);
+        let paths: Vec<&str> = ranked
+            .iter()
+            .map(|r| idx.corpus().files[r.file].as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "internal/service/event_ingest.go",
+                "vendor/github.com/acme/uuid/uuid.go"
+            ]
+        );
+    }
+
+    #[test]
+    fn idf_is_higher_for_rarer_terms() {
+        let idx = LexIndex::build(corpus());
+        assert!(idx.idf("webhook") < idx.idf("backoff"));
+        assert!(idx.idf("nothing") > idx.idf("backoff"));
+        assert!(idx.knows("webhook"));
+        assert!(!idx.knows("capacitor"));
+    }
+}
