@@ -379,12 +379,12 @@ pub fn check_submission(
             }
             if !evidence.supports(&path, loc.line, end) {
                 let span = if end == loc.line {
-                    format!("line {}", loc.line)
+                    format!("line {} of `{path}` was", loc.line)
                 } else {
-                    format!("lines {}-{end}", loc.line)
+                    format!("lines {}-{end} of `{path}` were", loc.line)
                 };
                 out.complaints.push(format!(
-                    "{place}: {span} of `{path}` were never shown by a tool (shown: {}); cite lines you saw, or read them first",
+                    "{place}: {span} never shown by a tool (shown: {}); cite lines you saw, or read them first",
                     evidence.shown(&path)
                 ));
                 out.dropped += 1;

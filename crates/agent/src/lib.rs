@@ -10,18 +10,17 @@ pub mod doom;
 pub mod event;
 pub mod evidence;
 pub mod llm;
-pub mod local;
 pub mod policy;
 pub mod result;
 pub mod run;
 pub mod specs;
 
 pub use event::{Event, EventSink};
+pub use llm::{LlmConfig, LlmPolicy};
 pub use policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, Turn, TurnRequest, TurnUsage};
 pub use result::{
     Dependency, ExploreResult, ExternalRef, Location, Metadata, Pattern, RelevantFile, Role,
     StopReason, Usage,
 };
-pub use llm::{LlmConfig, LlmPolicy};
 pub use run::{RunConfig, RunError, explore};
 pub use specs::tool_specs;

@@ -1,0 +1,7 @@
+mod common;
+mod ending;
+mod errors;
+mod happy;
+mod limits;
+mod provider;
+mod record;
