@@ -6,15 +6,22 @@ use clap::{Args, Parser, Subcommand};
 
 const AFTER_HELP: &str = "\
 Examples:
-  In a terminal:
+  In a terminal (human output, colour, a progress line on stderr):
     explore \"where is IssueStore defined\"
     explore -C ~/src/relay \"who calls Plan\"
+    explore --engine local \"what implements IssueStore\"
     explore tool code '{\"operation\":\"callers\",\"symbol\":\"Plan\"}'
-  In CI:
+  In CI (no terminal: JSON on stdout, no progress, the exit status says what happened):
+    explore -q --json --session .explore \"where is retry logic\" > explore.json
+    explore -q --engine llm --budget 20000 --max-turns 8 \"how are webhooks handled\"
     explore eval evals/ --format junit --out explore-junit.xml
   In a pipeline:
     explore --json \"how are webhooks handled\" | jq -r '.relevant_files[].path'
-    echo \"where is retry logic\" | explore --format jsonl -
+    explore --json \"who calls Plan\" | jq -r '.relevant_files[] | \"\\(.path):\\(.locations[0].line)\"'
+    echo \"where is retry logic\" | explore --format jsonl - | jq -c 'select(.event == \"tool_call\")'
+
+Configuration: flags > environment > .explore.toml in the repository > the user file
+(`explore config` shows the effective values and where each came from).
 
 Exit status: 0 answered, 1 nothing relevant found, 2 error, 3 stopped early (partial result).";
 
@@ -37,9 +44,95 @@ pub struct Cli {
     #[arg(value_name = "QUERY")]
     pub query: Vec<String>,
 
+    /// Options of the main command (asking a question).
+    #[command(flatten)]
+    pub ask: AskArgs,
+
     /// A command other than asking a question.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// How the result is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// The answer and each file with its locations, for people.
+    Human,
+    /// The contract's result document, pretty-printed.
+    Json,
+    /// One JSON event per line as the run goes, the result last.
+    Jsonl,
+}
+
+/// Who drives the exploration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// `llm` when a model endpoint is configured (a base URL or `OPENAI_API_KEY`), else
+    /// `local`.
+    Auto,
+    /// A model behind an OpenAI-compatible endpoint.
+    Llm,
+    /// The deterministic local engine: no model, no network.
+    Local,
+}
+
+/// The main command's options. Values left unset here fall back to the environment and
+/// the configuration files (see `settings.rs`).
+#[derive(Debug, Default, Args)]
+pub struct AskArgs {
+    /// Output format (default: human on a terminal, json otherwise).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+
+    /// Who answers: a model (`llm`), the local engine, or `auto`.
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    pub engine: Option<Engine>,
+
+    /// The model name (also `EXPLORE_MODEL`).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+
+    /// The OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (also `OPENAI_BASE_URL`).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// Token budget of the run, prompt and completion together [default: 60000].
+    #[arg(long, value_name = "TOKENS")]
+    pub budget: Option<u64>,
+
+    /// Most turns before the run stops with a partial result.
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u32>,
+
+    /// The focus angle of spec 004 (`general`, `architecture`, `security`, …) [default: general].
+    #[arg(long, value_name = "ANGLE")]
+    pub angle: Option<String>,
+
+    /// Keywords that steer the search, comma-separated.
+    #[arg(long, value_name = "WORDS", value_delimiter = ',')]
+    pub keywords: Vec<String>,
+
+    /// A session directory: turns on the exploration cache in DIR/explorations.
+    #[arg(long, value_name = "DIR")]
+    pub session: Option<PathBuf>,
+
+    /// With --session: explore again even when the cache has an answer, and replace it.
+    #[arg(long)]
+    pub force_refresh: bool,
+
+    /// Write every model call to FILE (JSON Lines).
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub record: Option<PathBuf>,
+
+    /// Answer model calls from a transcript written by --record, without a network.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
 }
 
 /// Options shared by every command.
@@ -71,6 +164,20 @@ Examples:
 
 Exit status: 0 on a result, 1 when the tool answered with an error (same text either way).")]
     Tool(ToolArgs),
+
+    /// Show the effective configuration and where each value came from.
+    #[command(after_help = "\
+Sources, strongest first: flags, environment, .explore.toml in the repository, the user
+file ($XDG_CONFIG_HOME/explore/config.toml). The API key is never printed.")]
+    Config(ConfigArgs),
+
+    /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  explore completions bash > ~/.local/share/bash-completion/completions/explore
+  explore completions zsh > ~/.zfunc/_explore
+  explore completions fish > ~/.config/fish/completions/explore.fish")]
+    Completions(CompletionsArgs),
     /// Run eval suites (questions with known answers) and score the answers.
     #[command(after_help = "\
 Examples:
@@ -144,6 +251,22 @@ pub enum EvalFormat {
     Json,
     /// JUnit XML for CI systems.
     Junit,
+}
+
+/// `explore config`.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `explore completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 /// `explore tool`.

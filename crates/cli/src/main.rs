@@ -3,10 +3,14 @@
 //! `main` reads top-down: parse the command line, set up logging, run the command, exit
 //! with its status. Each command lives in `commands/<verb>.rs`.
 
+mod cache;
 mod cli;
 mod commands;
 mod eval;
 mod logging;
+mod output;
+mod progress;
+mod settings;
 
 use std::process::ExitCode;
 

@@ -1,5 +1,9 @@
 //! One module per command; [`run`] dispatches.
 
+mod ask;
+mod completions;
+mod config;
+mod engine;
 mod eval;
 mod tool;
 
@@ -8,21 +12,39 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use crate::cli::{Cli, Command};
+use crate::settings::{self, ProcessEnv, Source, Sourced};
 
 /// Runs the parsed command line and returns the process exit status.
 pub fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Some(Command::Tool(args)) => tool::run(&cli.global, args),
         Some(Command::Eval(args)) => eval::run(&cli.global, args),
-        None => {
-            if cli.query.is_empty() {
-                bail!(
-                    "no question given; try `explore \"where is main defined\"` or `explore --help`"
-                );
-            }
-            bail!("answering questions is not available in this build yet; use `explore tool`")
+        Some(Command::Config(args)) => {
+            let repo = repo_sourced(cli.global.repo.as_deref())?;
+            let settings = settings::resolve(
+                &cli.ask,
+                repo,
+                &ProcessEnv,
+                settings::user_file_path(&ProcessEnv),
+            )?;
+            config::run(&settings, &args)
         }
+        Some(Command::Completions(args)) => completions::run(&args),
+        None => ask::run(&cli.global, &cli.ask, &cli.query),
     }
+}
+
+/// [`repo_dir`] with where the answer came from, for `explore config`.
+pub fn repo_sourced(explicit: Option<&Path>) -> Result<Sourced<PathBuf>> {
+    let dir = repo_dir(explicit)?;
+    let source = match explicit {
+        Some(_) => Source::Flag("-C/--repo"),
+        None if dir.join(".git").exists() => {
+            Source::Derived("git top-level of the working directory".into())
+        }
+        None => Source::Derived("working directory".into()),
+    };
+    Ok(Sourced { value: dir, source })
 }
 
 /// The repository to work on: `-C DIR`, else the git top-level of the working directory,

@@ -1,0 +1,62 @@
+//! Builds the policy the settings chose (a model behind an endpoint, or the local engine)
+//! and runs the agent loop on a small tokio runtime.
+
+use anyhow::{Context, Result, bail};
+use explore_agent::{EventSink, ExploreResult, LlmConfig, LlmPolicy, Policy, RunConfig};
+use explore_tools::{Registry, RegistryOptions, RepoRoot};
+
+use crate::cli::AskArgs;
+use crate::settings::{ResolvedEngine, Settings};
+
+/// Runs one exploration with the engine the settings chose. `Err` is a run with no result
+/// (exit 2): a setting is wrong.
+pub fn explore(
+    settings: &Settings,
+    args: &AskArgs,
+    root: &RepoRoot,
+    query: &str,
+    sink: &dyn EventSink,
+) -> Result<ExploreResult> {
+    let mut config = RunConfig::new(query);
+    config.angle = settings.angle.value.clone();
+    config.keywords = settings.keywords.value.clone();
+    config.budget = settings.budget.value;
+    if let Some(turns) = settings.max_turns.value {
+        config.max_turns = turns;
+    }
+    let registry = Registry::new(root.clone(), RegistryOptions::default());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    match settings.resolved_engine.value {
+        ResolvedEngine::Llm => {
+            let base_url = settings.effective_base_url().unwrap_or_default();
+            let model = settings
+                .model
+                .value
+                .clone()
+                .unwrap_or_else(|| explore_agent::llm::DEFAULT_MODEL.to_string());
+            let mut llm = LlmConfig::new(base_url, model);
+            llm.api_key = settings.api_key.value.clone();
+            llm.record = args.record.clone();
+            llm.replay = args.replay.clone();
+            let mut policy = LlmPolicy::new(llm)?;
+            run(&runtime, &registry, &mut policy, &config, sink)
+        }
+        ResolvedEngine::Local => {
+            bail!("the local engine is not available in this build yet; use `--engine llm`")
+        }
+    }
+}
+
+fn run<P: Policy>(
+    runtime: &tokio::runtime::Runtime,
+    registry: &Registry,
+    policy: &mut P,
+    config: &RunConfig,
+    sink: &dyn EventSink,
+) -> Result<ExploreResult> {
+    Ok(runtime.block_on(explore_agent::explore(registry, policy, config, sink))?)
+}

@@ -1,0 +1,224 @@
+//! A one-line spinner on stderr while a run goes: what the agent is doing now (tool and
+//! short arguments), the turn, tokens spent of the budget, elapsed time.
+//!
+//! Shown only when stderr is a terminal and `-q` is not given; a CI log or a redirected
+//! stderr gets nothing from here (logs still go through tracing).
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use explore_agent::{Event, EventSink};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Tees events to several sinks (e.g. the progress line and a JSONL printer).
+pub struct Tee<'a>(pub Vec<&'a dyn EventSink>);
+
+impl EventSink for Tee<'_> {
+    fn emit(&self, event: &Event) {
+        for sink in &self.0 {
+            sink.emit(event);
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    turn: u32,
+    tokens: u64,
+    budget: u64,
+    doing: String,
+}
+
+/// The progress line.
+#[derive(Debug)]
+pub struct Progress {
+    bar: ProgressBar,
+    state: Mutex<State>,
+}
+
+impl Progress {
+    /// A spinner on stderr, or `None` when stderr is not a terminal or `quiet`.
+    pub fn for_stderr(quiet: bool) -> Option<Self> {
+        if quiet || !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner());
+        bar.set_style(style);
+        bar.enable_steady_tick(Duration::from_millis(100));
+        bar.set_message("starting");
+        Some(Progress {
+            bar,
+            state: Mutex::new(State::default()),
+        })
+    }
+
+    fn render(state: &State) -> String {
+        let mut parts = Vec::new();
+        if state.turn > 0 {
+            parts.push(format!("turn {}", state.turn));
+        }
+        if state.budget > 0 {
+            parts.push(format!(
+                "{} of {} tokens",
+                compact(state.tokens),
+                compact(state.budget)
+            ));
+        }
+        if !state.doing.is_empty() {
+            parts.push(state.doing.clone());
+        }
+        parts.join(" · ")
+    }
+
+    /// Clears the line (also done on drop).
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl EventSink for Progress {
+    fn emit(&self, event: &Event) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        match event {
+            Event::Start { budget, engine, .. } => {
+                state.budget = *budget;
+                state.doing = format!("{engine} engine starting");
+            }
+            Event::Turn { turn } => {
+                state.turn = *turn;
+                state.doing = "thinking".into();
+            }
+            Event::ToolCall { tool, args, turn } => {
+                state.turn = *turn;
+                state.doing = short_call(tool, args);
+            }
+            Event::ToolResult { .. } => {}
+            Event::Usage { usage } => {
+                state.tokens = usage.total_tokens;
+                state.budget = usage.budget;
+            }
+            Event::Notice { message, .. } => {
+                self.bar
+                    .println(format!("note: {}", one_line(message, 160)));
+            }
+            Event::Final { .. } => {
+                self.bar.finish_and_clear();
+                return;
+            }
+        }
+        self.bar.set_message(Self::render(&state));
+    }
+}
+
+/// `code callers Plan`, `read internal/x.go:40`, `bash rg -n retry`, … at most ~60 chars.
+pub fn short_call(tool: &str, args: &serde_json::Value) -> String {
+    let s = |k: &str| args.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+    let detail = match tool {
+        "code" => format!("{} {}", s("operation"), s("symbol")),
+        "read" => match args.get("start_line").and_then(|v| v.as_u64()) {
+            Some(line) => format!("{}:{line}", s("file")),
+            None => s("file").to_string(),
+        },
+        "tree" => match s("path") {
+            "" => ".".to_string(),
+            p => p.to_string(),
+        },
+        "bash" => s("command").to_string(),
+        "submit" => "writing the answer".to_string(),
+        _ => args.to_string(),
+    };
+    one_line(&format!("{tool} {}", detail.trim()), 60)
+}
+
+/// First line of `s`, control characters dropped, cut to `max` characters with `…`.
+fn one_line(s: &str, max: usize) -> String {
+    let line: String = s
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    if line.chars().count() <= max {
+        line
+    } else {
+        let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    }
+}
+
+/// `950`, `12.3k`, `60k`.
+fn compact(n: u64) -> String {
+    if n < 1000 {
+        n.to_string()
+    } else if n.is_multiple_of(1000) {
+        format!("{}k", n / 1000)
+    } else {
+        format!("{:.1}k", n as f64 / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn calls_are_shown_short() {
+        assert_eq!(
+            short_call("code", &json!({"operation":"callers","symbol":"Plan"})),
+            "code callers Plan"
+        );
+        assert_eq!(
+            short_call("read", &json!({"file":"a/b.go","start_line":40})),
+            "read a/b.go:40"
+        );
+        assert_eq!(short_call("tree", &json!({})), "tree .");
+        assert_eq!(
+            short_call(
+                "bash",
+                &json!({"command": "rg -n 'retry' --type go internal/ cmd/ pkg/ | head -50\nrm"})
+            ),
+            "bash rg -n 'retry' --type go internal/ cmd/ pkg/ | head -50"
+        );
+        assert_eq!(
+            short_call("bash", &json!({"command": "x".repeat(100)}))
+                .chars()
+                .count(),
+            60
+        );
+    }
+
+    #[test]
+    fn token_counts_are_compact() {
+        assert_eq!(compact(950), "950");
+        assert_eq!(compact(60_000), "60k");
+        assert_eq!(compact(12_345), "12.3k");
+    }
+
+    #[test]
+    fn state_renders_turn_tokens_and_activity() {
+        let state = State {
+            turn: 3,
+            tokens: 1234,
+            budget: 60_000,
+            doing: "code callers Plan".into(),
+        };
+        assert_eq!(
+            Progress::render(&state),
+            "turn 3 · 1.2k of 60k tokens · code callers Plan"
+        );
+    }
+}

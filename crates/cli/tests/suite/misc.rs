@@ -1,0 +1,155 @@
+//! Exit status 2 without a result, the question from stdin, help and completions.
+
+use super::common::{Sandbox, stderr, stdout, tiny_repo};
+
+#[test]
+fn missing_repository_is_exit_2() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .args(["-C", "/nonexistent/repo", "where is main"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: repository `/nonexistent/repo` does not exist or is not a directory\n"
+    );
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn bad_flag_is_exit_2() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .args(["--format", "yaml", "where is main"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: invalid value 'yaml' for '--format <FORMAT>'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn llm_engine_without_endpoint_is_exit_2() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    let out = sb
+        .cmd()
+        .arg("-C")
+        .arg(repo.path())
+        .args([
+            "--engine",
+            "llm",
+            "--model",
+            "gpt-test",
+            "where is Store defined",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: `--engine llm` needs a model endpoint: set `--base-url` (or `OPENAI_BASE_URL`) \
+         for a local server, or `OPENAI_API_KEY` for OpenAI\n"
+    );
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn empty_question_on_stdin_is_exit_2() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    for args in [vec!["-"], vec![]] {
+        let out = sb
+            .cmd()
+            .arg("-C")
+            .arg(repo.path())
+            .args(&args)
+            .write_stdin("  \n\t\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            "error: the question read from stdin is empty; pipe a question, e.g. \
+             `echo \"where is main defined\" | explore -`\n"
+        );
+    }
+}
+
+#[test]
+fn blank_question_words_are_exit_2() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    let out = sb
+        .cmd()
+        .arg("-C")
+        .arg(repo.path())
+        .args(["  ", ""])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: no question given; try `explore \"where is main defined\"` or `explore --help`\n"
+    );
+}
+
+#[test]
+fn help_shows_the_three_uses() {
+    let sb = Sandbox::new();
+    let out = sb.cmd().arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for needle in [
+        "  In a terminal (human output, colour, a progress line on stderr):\n",
+        "  In CI (no terminal: JSON on stdout, no progress, the exit status says what happened):\n",
+        "  In a pipeline:\n",
+        "explore --json \"how are webhooks handled\" | jq -r '.relevant_files[].path'",
+        "--force-refresh",
+        "--session <DIR>",
+        "Exit status: 0 answered, 1 nothing relevant found, 2 error, 3 stopped early (partial result).",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn completions_cover_the_main_options_and_subcommands() {
+    let sb = Sandbox::new();
+    for (shell, marker) in [
+        ("bash", "_explore()"),
+        ("zsh", "#compdef explore"),
+        ("fish", "complete -c explore"),
+    ] {
+        let out = sb.cmd().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let text = stdout(&out);
+        assert!(text.contains(marker), "{shell}: {marker}");
+        for opt in ["force-refresh", "max-turns", "completions", "config"] {
+            assert!(text.contains(opt), "{shell} lacks {opt}");
+        }
+    }
+    let out = sb.cmd().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn repo_flag_works_before_subcommands() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    let out = sb
+        .cmd()
+        .arg("-C")
+        .arg(repo.path())
+        .args(["tool", "read", r#"{"file":"main.go"}"#])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("func main() {}"), "{}", stdout(&out));
+}

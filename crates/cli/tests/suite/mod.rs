@@ -1,0 +1,6 @@
+//! Test modules and the helpers they share.
+
+mod cache;
+mod common;
+mod config;
+mod misc;
