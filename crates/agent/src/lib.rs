@@ -10,6 +10,7 @@ pub mod doom;
 pub mod event;
 pub mod evidence;
 pub mod llm;
+pub mod local;
 pub mod policy;
 pub mod result;
 pub mod run;
