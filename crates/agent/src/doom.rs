@@ -242,8 +242,12 @@ mod tests {
         d.check(3, "read b").unwrap();
         d.ran(3, "read b", false, false).unwrap();
         let ev = d.check(4, "read a").unwrap_err();
-        assert_eq!(ev.kind, "oscillation");
-        assert_eq!(d.repeats(), 2);
+        assert_eq!(ev.kind, "repeat");
+        assert!(ev.fatal);
+        assert_eq!(d.repeats(), 3);
+        assert!(d.stopped());
+        let kinds: Vec<&str> = d.events().iter().map(|e| e.kind.as_str()).collect();
+        assert_eq!(kinds, ["repeat", "no_gain", "repeat"]);
     }
 
     #[test]

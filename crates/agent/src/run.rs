@@ -811,7 +811,9 @@ impl<'a> Run<'a> {
         }
         let handle = self.registry.spill().put(text);
         format!(
-            "{kept}[output cut: it is {tokens} tokens, over the {cap}-token limit per output; showing lines 1-{shown} of {total_lines}. The full output is kept as {handle}: page it with read {{\"file\":\"{handle}\",\"start_line\":{}}}, or narrow the call.]",
+            "{kept}[output cut: it is {} tokens, over the {}-token limit per output; showing lines 1-{shown} of {total_lines}. The full output is kept as {handle}: page it with read {{\"file\":\"{handle}\",\"start_line\":{}}}, or narrow the call.]",
+            group(tokens),
+            group(cap),
             shown + 1
         )
     }

@@ -85,6 +85,11 @@ pub struct LlmPolicy {
     config: LlmConfig,
     http: reqwest::Client,
     cap_field: CapField,
+    /// False once the endpoint refused `temperature` (reasoning models accept only the
+    /// default).
+    send_temperature: bool,
+    /// False once the endpoint refused `tool_choice: "required"` (older local servers).
+    require_tool: bool,
     recorder: Option<Recorder>,
     replayer: Option<Replayer>,
     calls: u64,
@@ -98,8 +103,9 @@ enum Attempt {
     Fatal(String),
     /// A setting is wrong.
     Config(String),
-    /// The server refused `max_tokens`; send `max_completion_tokens` instead.
-    SwitchCapField(String),
+    /// A 400 that names a parameter we can send differently (`max_tokens`,
+    /// `temperature`, `tool_choice`): adapt the request and try again.
+    Adapt(String),
 }
 
 impl LlmPolicy {
@@ -119,8 +125,11 @@ impl LlmPolicy {
             Some(p) => Some(Recorder::create(p)?),
             None => None,
         };
+        let cap_field = CapField::for_model(&config.model);
         Ok(Self {
-            cap_field: CapField::for_model(&config.model),
+            send_temperature: cap_field == CapField::MaxTokens,
+            require_tool: true,
+            cap_field,
             config,
             http,
             recorder,
@@ -134,6 +143,47 @@ impl LlmPolicy {
         &self.config
     }
 
+    /// Changes `body` to avoid what a 400 complained about; false when there is nothing
+    /// left to change (the 400 is then a provider failure). What is learned sticks for the
+    /// rest of the run.
+    fn adapt(&mut self, body: &mut serde_json::Value, detail: &str) -> bool {
+        let Some(obj) = body.as_object_mut() else {
+            return false;
+        };
+        if detail.contains("max_tokens") && obj.contains_key("max_tokens") {
+            self.cap_field = CapField::MaxCompletionTokens;
+            if let Some(v) = obj.remove("max_tokens") {
+                obj.insert("max_completion_tokens".into(), v);
+            }
+            return true;
+        }
+        if detail.contains("temperature") && obj.remove("temperature").is_some() {
+            self.send_temperature = false;
+            return true;
+        }
+        if detail.contains("tool_choice")
+            && obj.get("tool_choice").and_then(|v| v.as_str()) == Some("required")
+        {
+            self.require_tool = false;
+            obj.insert("tool_choice".into(), serde_json::Value::from("auto"));
+            return true;
+        }
+        false
+    }
+
+    /// Applies what earlier 400s taught to a fresh request body.
+    fn shape(&self, body: &mut serde_json::Value) {
+        let Some(obj) = body.as_object_mut() else {
+            return;
+        };
+        if !self.send_temperature {
+            obj.remove("temperature");
+        }
+        if !self.require_tool {
+            obj.insert("tool_choice".into(), serde_json::Value::from("auto"));
+        }
+    }
+
     /// Sends one request with retries; returns the response body.
     async fn send(
         &mut self,
@@ -141,7 +191,6 @@ impl LlmPolicy {
     ) -> Result<serde_json::Value, PolicyError> {
         let url = self.config.completions_url();
         let mut attempt: u32 = 0;
-        let mut switched = false;
         loop {
             let outcome = self.attempt(&url, body).await;
             let failure = match outcome {
@@ -151,18 +200,11 @@ impl LlmPolicy {
             match failure {
                 Attempt::Config(msg) => return Err(PolicyError::Config(msg)),
                 Attempt::Fatal(msg) => return Err(PolicyError::Provider(msg)),
-                Attempt::SwitchCapField(msg) => {
-                    if switched {
+                Attempt::Adapt(msg) => {
+                    if !self.adapt(body, &msg) {
                         return Err(PolicyError::Provider(msg));
                     }
-                    switched = true;
-                    self.cap_field = CapField::MaxCompletionTokens;
-                    if let Some(obj) = body.as_object_mut()
-                        && let Some(v) = obj.remove("max_tokens")
-                    {
-                        obj.insert("max_completion_tokens".into(), v);
-                    }
-                    tracing::info!("the endpoint wants max_completion_tokens; switching");
+                    tracing::info!("model endpoint: {msg}; adapted the request");
                 }
                 Attempt::Retry(msg, retry_after) => {
                     if attempt >= self.config.max_retries {
@@ -245,12 +287,7 @@ impl LlmPolicy {
                 "the model endpoint answered 404 for {url} ({detail}); the model `{}` is unknown there or the base URL is wrong: check --model and --base-url",
                 self.config.model
             )),
-            400 if self.cap_field == CapField::MaxTokens
-                && detail.contains("max_tokens")
-                && detail.contains("max_completion_tokens") =>
-            {
-                Attempt::SwitchCapField(format!("400: {detail}"))
-            }
+            400 => Attempt::Adapt(format!("400: {detail}")),
             408 | 409 | 425 | 429 => Attempt::Retry(format!("{code}: {detail}"), retry_after),
             500..=599 => Attempt::Retry(format!("{code}: {detail}"), retry_after),
             _ => Attempt::Fatal(format!("{code}: {detail}")),
@@ -304,6 +341,7 @@ impl Policy for LlmPolicy {
             self.cap_field,
             request.final_turn,
         );
+        self.shape(&mut body);
         self.calls += 1;
         if let Some(replayer) = self.replayer.as_mut() {
             let entry = replayer.next(self.calls, &body)?;

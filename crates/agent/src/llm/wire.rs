@@ -157,9 +157,14 @@ pub fn parse_response(body: &serde_json::Value) -> Result<Turn, String> {
             .tool_calls
             .unwrap_or_default()
             .into_iter()
-            .filter_map(|c| match c {
+            .enumerate()
+            .filter_map(|(i, c)| match c {
                 ChatCompletionMessageToolCalls::Function(f) => Some(ToolCall {
-                    id: f.id,
+                    id: if f.id.is_empty() {
+                        format!("call_{i}")
+                    } else {
+                        f.id
+                    },
                     name: f.function.name,
                     arguments: f.function.arguments,
                 }),

@@ -159,3 +159,44 @@ async fn a_404_fails_fast_naming_the_model_and_base_url() {
     assert!(msg.ends_with("the model `gpt-4o-mini` is unknown there or the base URL is wrong: check --model and --base-url"), "{msg}");
     assert_eq!(bodies(&server).await.len(), 1);
 }
+
+#[tokio::test]
+async fn a_400_naming_a_parameter_is_adapted_to_for_the_rest_of_the_run() {
+    let server = server(vec![
+        ResponseTemplate::new(400).set_body_json(json!({"error": {
+            "message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}})),
+        ResponseTemplate::new(400).set_body_json(json!({"error": {
+            "message": "Unsupported value: 'temperature' does not support 0 with this model."}})),
+        reply(&[("tree", json!({"path": "internal/retry"}))], Some((900, 20))),
+        submit_nothing(),
+    ])
+    .await;
+    let result = run(&server, "anything").await;
+    assert_eq!(result.metadata.stop_reason, StopReason::NotFound);
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 4);
+    assert_eq!(bodies[0]["max_tokens"], 2048);
+    assert_eq!(bodies[0]["temperature"], 0.0);
+    assert_eq!(bodies[1]["max_completion_tokens"], 2048);
+    assert!(bodies[1].get("max_tokens").is_none());
+    for b in &bodies[2..] {
+        assert!(b.get("max_tokens").is_none());
+        assert!(b.get("temperature").is_none());
+        assert!(b["max_completion_tokens"].as_u64().is_some());
+    }
+}
+
+#[tokio::test]
+async fn any_other_400_is_a_provider_error_at_once() {
+    let server = server(vec![ResponseTemplate::new(400).set_body_json(
+        json!({"error": {"message": "This model's maximum context length is 8192 tokens."}}),
+    )])
+    .await;
+    let result = run(&server, "anything").await;
+    assert_eq!(result.metadata.stop_reason, StopReason::ProviderError);
+    assert_eq!(bodies(&server).await.len(), 1);
+    assert_eq!(
+        json_of(&result)["_metadata"]["notices"],
+        json!(["provider_error: 400: This model's maximum context length is 8192 tokens."])
+    );
+}
