@@ -1,41 +1,1025 @@
 //! `bash`: read-only shell commands, parsed and vetted here, never run by a shell.
 //!
-//! Placeholder until the sandbox lands (issue 4): every command is refused.
+//! The model already knows `grep -rn`, `find | xargs`, `sed -n`, `git log`; spec 001 gave
+//! it a shell for that reason. A prefix allowlist is not a sandbox (`find . -delete`,
+//! `rg --pre sh`, a repository whose `.git/config` runs a script on `git status` all pass
+//! one), so a command goes through seven layers, each of which would stop most attacks on
+//! its own (`docs/security.md` has the whole story):
+//!
+//! 1. input gate ([`parse::gate`]): size, control/bidi/zero-width characters;
+//! 2. parse ([`parse::parse`]): tree-sitter-bash, unknown node kinds refused;
+//! 3. policy ([`policy::vet`]): per-program options and the meaning of each argument;
+//! 4. paths ([`policy::Ctx::check_path`]): [`RepoRoot`] containment and the secrets rule;
+//! 5. exec ([`exec::run`]): no shell, empty environment, stdin closed;
+//! 6. OS confinement: bubblewrap namespaces, or rlimits and `no_new_privs`;
+//! 7. limits: timeout with the process tree killed, output cap at a line boundary.
+//!
+//! Globs are expanded here, inside the repository, and `$(…)` runs the inner command
+//! through the same layers; the expanded argument list is vetted again before anything runs.
 
-use crate::{RepoRoot, Tool, ToolError, ToolOutput};
+pub mod exec;
+pub mod git;
+pub mod parse;
+pub mod policy;
+pub mod scripts;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use self::exec::{Input, Ran, Sandbox, Spawn};
+use self::parse::{Cmd, Redirect, Script, Word};
+use self::policy::{Ctx, Exec, Stage};
+use crate::root::is_dangerous_char;
+use crate::{Finding, RepoRoot, Tool, ToolError, ToolOutput, args, secrets};
+
+/// Default time limit of one command.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default output cap in bytes.
+pub const DEFAULT_OUTPUT_CAP: usize = 30 * 1024;
+/// Most files one glob may expand to.
+const MAX_GLOB_MATCHES: usize = 2000;
+/// Most findings reported for one output.
+const MAX_FINDINGS: usize = 200;
+
+const FIELDS: [&str; 1] = ["command"];
+const EXAMPLE: &str = r#"{"command":"grep -rn 'func Plan' --include=*.go ."}"#;
+
+/// Which OS confinement to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Confinement {
+    /// bubblewrap when it works here, else the fallback with a warning.
+    #[default]
+    Auto,
+    /// Never use bubblewrap (tests of the fallback, machines where it misbehaves).
+    Off,
+}
 
 /// Settings of the `bash` tool.
-#[derive(Debug, Clone, Default)]
-pub struct BashOptions {}
+#[derive(Debug, Clone)]
+pub struct BashOptions {
+    /// Time limit of one command (all its stages together).
+    pub timeout: Duration,
+    /// Bytes of output shown; the rest is cut at a line boundary.
+    pub output_cap: usize,
+    /// OS confinement.
+    pub confinement: Confinement,
+}
+
+impl Default for BashOptions {
+    fn default() -> Self {
+        Self {
+            timeout: DEFAULT_TIMEOUT,
+            output_cap: DEFAULT_OUTPUT_CAP,
+            confinement: Confinement::Auto,
+        }
+    }
+}
+
+/// One protection layer, as `explore` reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Layer {
+    /// Size cap and character gate.
+    InputGate,
+    /// tree-sitter-bash parse, fail closed.
+    Parse,
+    /// Per-program option policy, deny by default.
+    Policy,
+    /// Path containment and the secrets rule.
+    Paths,
+    /// No shell, empty environment, stdin closed.
+    Exec,
+    /// bubblewrap: namespaces, read-only view, no network, pid namespace.
+    Bubblewrap,
+    /// Fallback confinement: process group, `no_new_privs`, `RLIMIT_FSIZE=0`.
+    Rlimits,
+    /// Timeout and output cap.
+    Limits,
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Layer::InputGate => "input-gate",
+            Layer::Parse => "parse",
+            Layer::Policy => "policy",
+            Layer::Paths => "paths",
+            Layer::Exec => "exec",
+            Layer::Bubblewrap => "bubblewrap",
+            Layer::Rlimits => "rlimits",
+            Layer::Limits => "limits",
+        })
+    }
+}
+
+/// State computed once per tool, on first use.
+#[derive(Debug, Default)]
+struct Lazy {
+    /// bubblewrap, or why it is not used.
+    bwrap: OnceLock<Result<PathBuf, String>>,
+    /// Masked files (secrets by name, multiply-linked), repo-relative.
+    masked: OnceLock<Vec<String>>,
+    /// `-c` overrides for the repository's filter and diff drivers.
+    git_drivers: OnceLock<Vec<String>>,
+    /// Absolute paths of the allowed programs.
+    programs: OnceLock<HashMap<String, PathBuf>>,
+}
 
 /// The `bash` tool.
 #[derive(Debug, Clone)]
 pub struct BashTool {
-    #[allow(dead_code)]
     root: RepoRoot,
+    options: BashOptions,
+    lazy: Arc<Lazy>,
+}
+
+/// Arguments of `bash`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BashArgs {
+    /// The command line: read-only programs joined by `|`, `;`, `&&`, `||`.
+    pub command: String,
+}
+
+fn blocked(why: impl AsRef<str>) -> ToolError {
+    let why = why.as_ref();
+    let mut s = format!("Command blocked: {why}");
+    if !s.ends_with('.') {
+        s.push('.');
+    }
+    ToolError::Refused(s)
 }
 
 impl BashTool {
     /// A `bash` tool confined to `root`.
-    pub fn new(root: RepoRoot, _options: BashOptions) -> Self {
-        Self { root }
+    pub fn new(root: RepoRoot, options: BashOptions) -> Self {
+        Self {
+            root,
+            options,
+            lazy: Arc::new(Lazy::default()),
+        }
     }
+
+    /// The layers active on this machine (probing bubblewrap on first call).
+    pub fn layers(&self) -> Vec<Layer> {
+        let mut l = vec![
+            Layer::InputGate,
+            Layer::Parse,
+            Layer::Policy,
+            Layer::Paths,
+            Layer::Exec,
+        ];
+        l.push(if self.bwrap().is_some() {
+            Layer::Bubblewrap
+        } else {
+            Layer::Rlimits
+        });
+        l.push(Layer::Limits);
+        l
+    }
+
+    /// Why a layer is missing, one line each (empty when all are active).
+    pub fn missing_layers(&self) -> Vec<String> {
+        match self.lazy_bwrap() {
+            Ok(_) => Vec::new(),
+            Err(why) => vec![format!(
+                "bubblewrap: {why}; using the fallback (process group, no_new_privs, RLIMIT_FSIZE=0), without namespaces"
+            )],
+        }
+    }
+
+    fn lazy_bwrap(&self) -> &Result<PathBuf, String> {
+        self.lazy.bwrap.get_or_init(|| {
+            if self.options.confinement == Confinement::Off {
+                return Err("disabled by the options".into());
+            }
+            let r = exec::probe_bwrap(self.root.path());
+            if let Err(why) = &r {
+                tracing::warn!("bash tool: OS confinement degraded: {why}; commands run without namespaces (process group, no_new_privs, RLIMIT_FSIZE=0)");
+            }
+            r
+        })
+    }
+
+    fn bwrap(&self) -> Option<PathBuf> {
+        self.lazy_bwrap().as_ref().ok().cloned()
+    }
+
+    fn masked(&self) -> &[String] {
+        self.lazy
+            .masked
+            .get_or_init(|| scan_masked(self.root.path()))
+    }
+
+    fn program(&self, name: &str) -> Option<PathBuf> {
+        let map = self.lazy.programs.get_or_init(|| {
+            let mut names: Vec<&str> = policy::ALLOWED.to_vec();
+            names.push("xargs");
+            names
+                .into_iter()
+                .filter_map(|n| exec::find_program(n).map(|p| (n.to_string(), p)))
+                .collect()
+        });
+        map.get(name).cloned()
+    }
+
+    fn ctx<'a>(&'a self, cwd: &'a str) -> Ctx<'a> {
+        Ctx {
+            root: &self.root,
+            cwd,
+            masked: self.masked(),
+        }
+    }
+
+    /// Vets a command line without running it and returns the programs it would start,
+    /// in order (builtins such as `cd` and `echo` included). A refusal is the same error
+    /// [`BashTool::run`] gives.
+    pub fn check(&self, command: &str) -> Result<Vec<String>, ToolError> {
+        let script = parse::parse(command).map_err(blocked)?;
+        let mut cwd = ".".to_string();
+        let mut programs = Vec::new();
+        self.precheck(&script, &mut cwd, &mut programs)
+            .map_err(blocked)?;
+        Ok(programs)
+    }
+
+    /// Runs a command line and returns the model-facing output.
+    pub fn run(&self, command: &str) -> Result<ToolOutput, ToolError> {
+        let script = parse::parse(command).map_err(blocked)?;
+        // Vet everything before running anything.
+        let mut cwd = ".".to_string();
+        self.precheck(&script, &mut cwd, &mut Vec::new())
+            .map_err(blocked)?;
+        let mut run = Run {
+            tool: self,
+            sandbox: Sandbox {
+                bwrap: self.bwrap(),
+                root: self.root.path().to_path_buf(),
+                masked: self
+                    .masked()
+                    .iter()
+                    .map(|m| self.root.path().join(m))
+                    .collect(),
+            },
+            deadline: Instant::now() + self.options.timeout,
+            cwd: ".".to_string(),
+            segments: Vec::new(),
+            timed_out: false,
+            last: Last::default(),
+        };
+        run.script(&script).map_err(blocked)?;
+        Ok(run.finish(self.options.output_cap))
+    }
+
+    /// Static pass: every command vetted with `$(…)` standing in as `.`.
+    fn precheck(
+        &self,
+        script: &Script,
+        cwd: &mut String,
+        programs: &mut Vec<String>,
+    ) -> Result<(), String> {
+        match script {
+            Script::Seq(items) => items
+                .iter()
+                .try_for_each(|s| self.precheck(s, cwd, programs)),
+            Script::And(a, b) | Script::Or(a, b) => {
+                self.precheck(a, cwd, programs)?;
+                self.precheck(b, cwd, programs)
+            }
+            Script::Pipeline(cmds) => {
+                for cmd in cmds {
+                    let mut words = Vec::new();
+                    for w in &cmd.words {
+                        match w {
+                            Word::Subst { script, .. } => {
+                                let mut inner_cwd = cwd.clone();
+                                self.precheck(script, &mut inner_cwd, programs)?;
+                                words.push(".".to_string());
+                            }
+                            other => words.extend(self.expand_static(other, cwd)?),
+                        }
+                    }
+                    let ctx = self.ctx(cwd);
+                    self.check_redirects(cmd, &ctx)?;
+                    let stage = self.vet(&words, &cmd.assigns, &ctx)?;
+                    match &stage {
+                        Stage::Exec(e) => programs.push(e.program.clone()),
+                        Stage::Xargs { inner, .. } => {
+                            programs.push("xargs".into());
+                            programs.push(inner.program.clone());
+                        }
+                        _ => programs.push(words[0].clone()),
+                    }
+                    if let Stage::Cd(dir) = stage
+                        && cmds.len() == 1
+                    {
+                        *cwd = dir;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn vet(
+        &self,
+        words: &[String],
+        assigns: &[(String, String)],
+        ctx: &Ctx<'_>,
+    ) -> Result<Stage, String> {
+        if words.first().map(String::as_str) == Some("git") {
+            let git = self
+                .program("git")
+                .ok_or("git is not installed here; use grep and find")?;
+            let drivers =
+                git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
+            let (args, env) = git::vet(&words[1..], ctx, drivers)?;
+            let mut all_env: Vec<(String, String)> = Vec::new();
+            policy::vet(&["true".to_string()], assigns, ctx)?;
+            all_env.extend(assigns.iter().cloned());
+            all_env.extend(env);
+            return Ok(Stage::Exec(Exec {
+                program: "git".into(),
+                args,
+                env: all_env,
+            }));
+        }
+        policy::vet(words, assigns, ctx)
+    }
+
+    fn check_redirects(&self, cmd: &Cmd, ctx: &Ctx<'_>) -> Result<(), String> {
+        for r in &cmd.redirects {
+            if let Redirect::StdinFile(w) = r {
+                let target = match w {
+                    Word::Lit(s) => s.clone(),
+                    _ => return Err("`<` needs a literal file name".into()),
+                };
+                if target != "/dev/null" {
+                    ctx.check_path(&target, "<")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn expand_static(&self, w: &Word, cwd: &str) -> Result<Vec<String>, String> {
+        match w {
+            Word::Lit(s) => Ok(vec![s.clone()]),
+            Word::Glob { pattern, text } => self.glob(pattern, text, cwd),
+            Word::Subst { .. } => Ok(vec![".".into()]),
+        }
+    }
+
+    /// Expands a glob inside the repository. Matches that start with `-` get `./` so they
+    /// stay file names; masked files are left out.
+    fn glob(&self, pattern: &str, text: &str, cwd: &str) -> Result<Vec<String>, String> {
+        let ctx = self.ctx(cwd);
+        let base = ctx.cwd_abs();
+        if pattern.starts_with('/') || pattern.starts_with('~') {
+            return Ok(vec![text.to_string()]);
+        }
+        let comps: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
+        let mut current: Vec<(PathBuf, String)> = vec![(base, String::new())];
+        for (k, comp) in comps.iter().enumerate() {
+            let last = k + 1 == comps.len();
+            let is_glob = has_glob(comp);
+            let mut next = Vec::new();
+            for (dir, shown) in &current {
+                let join = |name: &str| {
+                    if shown.is_empty() {
+                        name.to_string()
+                    } else {
+                        format!("{shown}/{name}")
+                    }
+                };
+                if !is_glob {
+                    let lit = unescape(comp);
+                    let p = dir.join(&lit);
+                    if last || p.is_dir() {
+                        next.push((p, join(&lit)));
+                    }
+                    continue;
+                }
+                // Never list a directory outside the repository.
+                let Ok(canon) = dir.canonicalize() else {
+                    continue;
+                };
+                if self.root.rel_of(&canon).is_none() {
+                    continue;
+                }
+                let Ok(glob) = globset::GlobBuilder::new(comp)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                else {
+                    return Ok(vec![text.to_string()]);
+                };
+                let matcher = glob.compile_matcher();
+                let Ok(rd) = std::fs::read_dir(&canon) else {
+                    continue;
+                };
+                let mut names: Vec<String> = rd
+                    .filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .filter(|n| !n.starts_with('.') || comp.starts_with('.'))
+                    .filter(|n| matcher.is_match(n))
+                    .collect();
+                names.sort();
+                for n in names {
+                    let p = dir.join(&n);
+                    if last || p.is_dir() {
+                        next.push((p, join(&n)));
+                    }
+                }
+                if next.len() > MAX_GLOB_MATCHES {
+                    return Err(format!(
+                        "the glob `{}` matches more than {MAX_GLOB_MATCHES} files; narrow it or use `grep -r --include=…`",
+                        crate::root::escape_for_display(text)
+                    ));
+                }
+            }
+            current = next;
+        }
+        // Masked files and links that lead out are left out of the expansion, as if
+        // they did not match; naming them explicitly is refused with a reason.
+        let mut out: Vec<String> = current
+            .into_iter()
+            .filter(|(p, shown)| {
+                std::fs::symlink_metadata(p).is_ok() && ctx.check_path(shown, "glob").is_ok()
+            })
+            .map(|(_, shown)| {
+                if shown.starts_with('-') {
+                    format!("./{shown}")
+                } else {
+                    shown
+                }
+            })
+            .collect();
+        if pattern.ends_with('/') {
+            for o in &mut out {
+                o.push('/');
+            }
+        }
+        if out.is_empty() {
+            out.push(text.to_string());
+        }
+        Ok(out)
+    }
+}
+
+fn has_glob(s: &str) -> bool {
+    let mut esc = false;
+    for c in s.chars() {
+        if esc {
+            esc = false;
+            continue;
+        }
+        match c {
+            '\\' => esc = true,
+            '*' | '?' | '[' => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut esc = false;
+    for c in s.chars() {
+        if !esc && c == '\\' {
+            esc = true;
+            continue;
+        }
+        esc = false;
+        out.push(c);
+    }
+    out
+}
+
+/// Files whose contents are masked for every command: secret names and files with more
+/// than one hard link. `.git` is skipped (git's own files are not the model's business).
+fn scan_masked(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .hidden(false)
+        .follow_links(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for (n, entry) in walker.enumerate() {
+        if n > 200_000 {
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        if !meta.is_file() {
+            continue;
+        }
+        if (secrets::is_secret_path(entry.path()) || secrets::is_multiply_linked(&meta))
+            && let Ok(rel) = entry.path().strip_prefix(root)
+        {
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// How the last pipeline ended.
+#[derive(Debug, Default, Clone)]
+struct Last {
+    status: i32,
+    /// The last stage was a search (grep, rg, git grep), where exit 1 means no matches.
+    search: bool,
+    /// It printed nothing on stdout.
+    empty: bool,
+}
+
+/// One execution of a script.
+struct Run<'a> {
+    tool: &'a BashTool,
+    sandbox: Sandbox,
+    deadline: Instant,
+    cwd: String,
+    /// Output pieces with the directory they were produced in (for findings).
+    segments: Vec<(String, String, bool)>,
+    timed_out: bool,
+    last: Last,
+}
+
+impl Run<'_> {
+    fn script(&mut self, s: &Script) -> Result<i32, String> {
+        if self.timed_out {
+            return Ok(124);
+        }
+        match s {
+            Script::Seq(items) => {
+                let mut st = 0;
+                for i in items {
+                    st = self.script(i)?;
+                }
+                Ok(st)
+            }
+            Script::And(a, b) => {
+                let st = self.script(a)?;
+                if st == 0 { self.script(b) } else { Ok(st) }
+            }
+            Script::Or(a, b) => {
+                let st = self.script(a)?;
+                if st != 0 { self.script(b) } else { Ok(st) }
+            }
+            Script::Pipeline(cmds) => {
+                let (stdout, stderr, st) = self.pipeline(cmds)?;
+                self.segments.push((stdout, self.cwd.clone(), true));
+                if !stderr.is_empty() {
+                    self.segments.push((stderr, self.cwd.clone(), false));
+                }
+                Ok(st)
+            }
+        }
+    }
+
+    /// Runs `$(…)` and returns its output.
+    fn subst(&mut self, s: &Script) -> Result<String, String> {
+        let saved_segments = std::mem::take(&mut self.segments);
+        let saved_cwd = self.cwd.clone();
+        let saved_last = self.last.clone();
+        self.script(s)?;
+        let out: String = self
+            .segments
+            .iter()
+            .filter(|(_, _, is_out)| *is_out)
+            .map(|(t, _, _)| t.as_str())
+            .collect();
+        self.segments = saved_segments;
+        self.cwd = saved_cwd;
+        self.last = saved_last;
+        Ok(out)
+    }
+
+    fn expand(&mut self, w: &Word) -> Result<Vec<String>, String> {
+        match w {
+            Word::Subst { script, quoted } => {
+                let out = self.subst(script)?;
+                if *quoted {
+                    Ok(vec![out.trim_end_matches('\n').to_string()])
+                } else {
+                    Ok(out.split_whitespace().map(str::to_string).collect())
+                }
+            }
+            other => self.tool.expand_static(other, &self.cwd),
+        }
+    }
+
+    fn pipeline(&mut self, cmds: &[Cmd]) -> Result<(String, String, i32), String> {
+        // Expand and vet every stage before starting the first.
+        let mut stages = Vec::new();
+        for cmd in cmds {
+            let mut words = Vec::new();
+            for w in &cmd.words {
+                words.extend(self.expand(w)?);
+            }
+            if words.is_empty() {
+                return Err("the command is empty after expansion".into());
+            }
+            let ctx = self.tool.ctx(&self.cwd);
+            self.tool.check_redirects(cmd, &ctx)?;
+            let stage = self
+                .tool
+                .vet(&words, &cmd.assigns, &ctx)
+                .map_err(|e| format!("after expansion: {e}"))?;
+            stages.push((stage, cmd));
+        }
+        let single = stages.len() == 1;
+        let mut input = Input::Null;
+        let mut stderr_all = String::new();
+        let mut stdout = Vec::new();
+        let mut status = 0;
+        let mut search = false;
+        for (stage, cmd) in stages {
+            let stdout_null = cmd
+                .redirects
+                .iter()
+                .any(|r| matches!(r, Redirect::StdoutNull | Redirect::BothNull));
+            let stderr_null = cmd
+                .redirects
+                .iter()
+                .any(|r| matches!(r, Redirect::StderrNull | Redirect::BothNull));
+            let merge = cmd.redirects.contains(&Redirect::StderrToStdout);
+            for r in &cmd.redirects {
+                if let Redirect::StdinFile(Word::Lit(f)) = r {
+                    input = if f == "/dev/null" {
+                        Input::Null
+                    } else {
+                        Input::File(self.tool.ctx(&self.cwd).cwd_abs().join(f))
+                    };
+                }
+            }
+            search = false;
+            let ran = match stage {
+                Stage::Cd(dir) => {
+                    if single {
+                        self.cwd = dir;
+                    }
+                    Ran {
+                        status: Some(0),
+                        ..Ran::default()
+                    }
+                }
+                Stage::Echo(s) => Ran {
+                    stdout: s.into_bytes(),
+                    status: Some(0),
+                    ..Ran::default()
+                },
+                Stage::Pwd => Ran {
+                    stdout: format!("{}\n", self.cwd).into_bytes(),
+                    status: Some(0),
+                    ..Ran::default()
+                },
+                Stage::Status(n) => Ran {
+                    status: Some(n),
+                    ..Ran::default()
+                },
+                Stage::Exec(e) => {
+                    search = is_search(&e);
+                    self.exec(&e, std::mem::replace(&mut input, Input::Null), merge)?
+                }
+                Stage::Xargs {
+                    null,
+                    max_args,
+                    inner,
+                } => {
+                    search = is_search(&inner);
+                    let items = match std::mem::replace(&mut input, Input::Null) {
+                        Input::Bytes(b) => b,
+                        Input::File(p) => std::fs::read(&p).unwrap_or_default(),
+                        Input::Null => Vec::new(),
+                    };
+                    self.xargs(&items, null, max_args, &inner, merge)?
+                }
+            };
+            if ran.timed_out {
+                self.timed_out = true;
+            }
+            let mut err = ran.stderr;
+            if ran.truncated {
+                err.extend_from_slice(b"[this stage's output passed 8 MB; the rest was dropped]\n");
+            }
+            if !stderr_null {
+                stderr_all.push_str(&clean_text(&err));
+            }
+            status = ran.status.unwrap_or(if ran.timed_out { 124 } else { 137 });
+            stdout = if stdout_null { Vec::new() } else { ran.stdout };
+            input = Input::Bytes(stdout.clone());
+            if self.timed_out {
+                break;
+            }
+        }
+        self.last = Last {
+            status,
+            search,
+            empty: stdout.is_empty(),
+        };
+        Ok((clean_text(&stdout), stderr_all, status))
+    }
+
+    fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, String> {
+        let (name, mut args) = match e.program.as_str() {
+            "egrep" => ("grep", vec!["-E".to_string()]),
+            "fgrep" => ("grep", vec!["-F".to_string()]),
+            other => (other, Vec::new()),
+        };
+        args.extend(e.args.iter().cloned());
+        let program = self.tool.program(name).ok_or_else(|| {
+            format!(
+                "`{name}` is not installed on this machine; use grep, find or the read tool instead"
+            )
+        })?;
+        let cwd = self.tool.ctx(&self.cwd).cwd_abs();
+        // git gets no `/dev/null` covers: it would report every masked file as modified.
+        // Its own layer keeps them out instead (pathspec excludes, `rev:path` checks).
+        let unmasked;
+        let sandbox = if name == "git" && !self.sandbox.masked.is_empty() {
+            unmasked = Sandbox {
+                masked: Vec::new(),
+                ..self.sandbox.clone()
+            };
+            &unmasked
+        } else {
+            &self.sandbox
+        };
+        exec::run(
+            sandbox,
+            Spawn {
+                program: &program,
+                args: &args,
+                env: &e.env,
+                cwd: &cwd,
+                input,
+                merge_stderr: merge,
+                deadline: self.deadline,
+            },
+        )
+    }
+
+    /// Our own `xargs`: every item is checked as a path before it is passed on.
+    fn xargs(
+        &mut self,
+        items: &[u8],
+        null: bool,
+        max_args: Option<usize>,
+        inner: &Exec,
+        merge: bool,
+    ) -> Result<Ran, String> {
+        let text = String::from_utf8_lossy(items);
+        let raw: Vec<&str> = if null {
+            text.split('\0').filter(|s| !s.is_empty()).collect()
+        } else {
+            text.split_whitespace().collect()
+        };
+        let mut notes = String::new();
+        let mut ok_items = Vec::new();
+        {
+            let ctx = self.tool.ctx(&self.cwd);
+            for item in raw {
+                match ctx.check_path(item, "xargs") {
+                    Ok(()) => ok_items.push(if item.starts_with('-') {
+                        format!("./{item}")
+                    } else {
+                        item.to_string()
+                    }),
+                    Err(why) => notes.push_str(&format!("xargs: skipped an item: {why}\n")),
+                }
+            }
+        }
+        let mut total = Ran {
+            status: Some(0),
+            ..Ran::default()
+        };
+        let batch = max_args.unwrap_or(2000).max(1);
+        let mut statuses = Vec::new();
+        for chunk in ok_items.chunks(batch) {
+            let mut e = inner.clone();
+            e.args.extend(chunk.iter().cloned());
+            let ran = self.exec(&e, Input::Null, merge)?;
+            total.stdout.extend(ran.stdout);
+            total.stderr.extend(ran.stderr);
+            total.timed_out |= ran.timed_out;
+            total.truncated |= ran.truncated;
+            statuses.push(ran.status.unwrap_or(137));
+            if ran.timed_out {
+                break;
+            }
+        }
+        total.status = Some(if statuses.iter().any(|s| *s > 1) {
+            123
+        } else if !statuses.is_empty() && statuses.iter().all(|s| *s == 1) {
+            1
+        } else {
+            0
+        });
+        let mut err = notes.into_bytes();
+        err.extend(total.stderr);
+        total.stderr = err;
+        Ok(total)
+    }
+
+    fn finish(self, cap: usize) -> ToolOutput {
+        let mut text = String::new();
+        let mut findings: Vec<Finding> = Vec::new();
+        for (seg, cwd, is_out) in &self.segments {
+            if *is_out && findings.len() < MAX_FINDINGS {
+                collect_findings(self.tool, seg, cwd, &mut findings);
+            }
+            text.push_str(seg);
+        }
+        let last = &self.last;
+        if self.timed_out {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "[stopped: the command ran longer than {} s and was killed; narrow it (a subdirectory, a more specific pattern, -m N or | head)]\n",
+                self.tool.options.timeout.as_secs_f32()
+            ));
+        } else if last.search && last.status == 1 {
+            // grep/rg exit 1 means "no matches", not failure.
+            if last.empty {
+                text.push_str("(no matches)\n");
+            }
+        } else if last.status != 0 {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!("[exit status {}]\n", last.status));
+        } else if text.is_empty() {
+            text = "(no output)\n".into();
+        }
+        let (text, cut) = cap_output(&text, cap);
+        if cut {
+            findings.retain(|f| text.contains(&f.path));
+        }
+        ToolOutput { text, findings }
+    }
+}
+
+fn is_search(e: &Exec) -> bool {
+    matches!(e.program.as_str(), "grep" | "egrep" | "fgrep" | "rg")
+        || (e.program == "git" && e.args.iter().any(|a| a == "grep"))
+}
+
+/// Lossy UTF-8 with control, bidi and zero-width characters escaped (newlines and tabs kept).
+fn clean_text(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    if !s
+        .chars()
+        .any(|c| c != '\n' && c != '\t' && is_dangerous_char(c))
+    {
+        return s.into_owned();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c != '\n' && c != '\t' && is_dangerous_char(c) {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Cuts `text` to at most `cap` bytes at a line boundary, with a note saying how much
+/// was dropped and how to narrow.
+pub fn cap_output(text: &str, cap: usize) -> (String, bool) {
+    if text.len() <= cap {
+        return (text.to_string(), false);
+    }
+    let mut end = cap;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = match text[..end].rfind('\n') {
+        Some(i) if i > 0 => i + 1,
+        _ => end,
+    };
+    let rest = &text[cut..];
+    let lines = rest.lines().count();
+    let mut out = text[..cut].to_string();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "[output cut at {} KB: {} more bytes ({lines} lines) not shown; narrow the command: a more specific pattern or path, `grep -l` to list files, `-m N`, or `| head -50`]\n",
+        cap / 1024,
+        rest.len()
+    ));
+    (out, true)
+}
+
+/// Findings for `path:line:` lines and for lines that are just a path.
+fn collect_findings(tool: &BashTool, text: &str, cwd: &str, out: &mut Vec<Finding>) {
+    let ctx = tool.ctx(cwd);
+    let masked = tool.masked();
+    let mut seen: std::collections::HashSet<(String, Option<u32>)> =
+        out.iter().map(|f| (f.path.clone(), f.line)).collect();
+    for line in text.lines().take(2000) {
+        if out.len() >= MAX_FINDINGS {
+            break;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            continue;
+        }
+        let (cand, lno) = match split_path_line(line) {
+            Some((p, n)) => (p, Some(n)),
+            None => (line.trim_start_matches("./"), None),
+        };
+        if cand.is_empty() || cand.starts_with('/') || cand.contains('\0') {
+            continue;
+        }
+        let Ok(resolved) = tool.root.resolve(&ctx.join(cand)) else {
+            continue;
+        };
+        if !resolved.abs.is_file()
+            || secrets::is_secret_path(&resolved.abs)
+            || masked.contains(&resolved.rel)
+        {
+            continue;
+        }
+        if seen.insert((resolved.rel.clone(), lno)) {
+            out.push(match lno {
+                Some(n) => Finding::range(resolved.rel, n, n),
+                None => Finding::file(resolved.rel),
+            });
+        }
+    }
+}
+
+/// `path:12:` or `path:12-` (grep/rg with -n); `path` must not be empty.
+fn split_path_line(line: &str) -> Option<(&str, u32)> {
+    let mut search_from = 0;
+    while let Some(rel) = line[search_from..].find(':') {
+        let i = search_from + rel;
+        let rest = &line[i + 1..];
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !digits.is_empty() && rest[digits.len()..].starts_with(':') {
+            let n: u32 = digits.parse().ok()?;
+            if n > 0 && i > 0 {
+                return Some((&line[..i], n));
+            }
+        }
+        search_from = i + 1;
+    }
+    None
 }
 
 impl Tool for BashTool {
     fn name(&self) -> &'static str {
         "bash"
     }
+
     fn description(&self) -> &'static str {
         include_str!("../../../../prompts/tools/bash.md")
     }
+
     fn parameters(&self) -> serde_json::Value {
-        serde_json::json!({"type":"object","properties":{"command":{"type":"string"}},"required":["command"],"additionalProperties":false})
+        serde_json::to_value(schemars::schema_for!(BashArgs)).unwrap_or_default()
     }
-    fn call(&self, _args: &serde_json::Value) -> Result<ToolOutput, ToolError> {
-        Err(ToolError::Refused(
-            "Command blocked: the bash tool is not available in this build; use read and code."
-                .into(),
-        ))
+
+    fn call(&self, raw: &serde_json::Value) -> Result<ToolOutput, ToolError> {
+        let a: BashArgs = args::parse("bash", raw, &FIELDS, EXAMPLE)?;
+        self.run(&a.command)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_cuts_at_a_line() {
+        let text = "aaaa\nbbbb\ncccc\n";
+        let (out, cut) = cap_output(text, 12);
+        assert!(cut);
+        assert!(
+            out.starts_with("aaaa\nbbbb\n[output cut at 0 KB: 5 more bytes (1 lines)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn path_line_split() {
+        assert_eq!(split_path_line("a/b.go:12:func X"), Some(("a/b.go", 12)));
+        assert_eq!(split_path_line("a:b.go:3:x"), Some(("a:b.go", 3)));
+        assert_eq!(split_path_line("no line here"), None);
+        assert_eq!(split_path_line(":3:x"), None);
     }
 }

@@ -1,0 +1,445 @@
+//! `git` against a repository that may be hostile.
+//!
+//! A repository's own `.git/config` can make read-only looking commands run programs:
+//! `core.fsmonitor` runs on `git status`, `core.pager` and `pager.*` on any paged output,
+//! `diff.external` and textconv drivers on `git diff`/`log -p`, clean filters when a stat-
+//! dirty file is compared, `core.hooksPath` hooks, `log.showSignature` gpg. Aliases cannot
+//! shadow the builtin subcommands we allow, but they are never reachable anyway since only
+//! builtin names pass. So git runs with no system or global config, with every one of those
+//! settings overridden on the command line (which outranks every config file), with
+//! `--no-ext-diff --no-textconv`, without optional locks (so `status` never writes the
+//! index), and with `GIT_DIR`/`GIT_WORK_TREE` pinned to the repository (a hostile
+//! `core.worktree` cannot point it elsewhere).
+
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use super::policy::{Blocked, Ctx};
+use crate::root::escape_for_display;
+use crate::secrets;
+
+/// Environment variables to set.
+pub type Env = Vec<(String, String)>;
+
+/// Subcommands that only read.
+const READ_SUBS: [&str; 17] = [
+    "log",
+    "show",
+    "diff",
+    "blame",
+    "annotate",
+    "status",
+    "branch",
+    "tag",
+    "ls-files",
+    "ls-tree",
+    "grep",
+    "rev-parse",
+    "shortlog",
+    "describe",
+    "rev-list",
+    "merge-base",
+    "show-branch",
+];
+
+/// Subcommands whose output can show file contents and that take pathspecs after `--`.
+const CONTENT_SUBS: [&str; 4] = ["log", "show", "diff", "grep"];
+
+const SECRET_PATHSPECS: [&str; 11] = [
+    "**/.env",
+    "**/.env.*",
+    "**/*.pem",
+    "**/*.key",
+    "**/*.p12",
+    "**/id_rsa*",
+    "**/id_ecdsa*",
+    "**/id_ed25519*",
+    "**/.netrc",
+    "**/.pgpass",
+    "**/.git-credentials",
+];
+
+/// Settings forced on every git run; `-c` outranks every config file.
+const FORCED: [&str; 17] = [
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.attributesFile=/dev/null",
+    "core.untrackedCache=false",
+    "core.sshCommand=false",
+    "core.askPass=false",
+    "log.showSignature=false",
+    "protocol.allow=never",
+    "safe.directory=*",
+    "color.ui=never",
+    "submodule.recurse=false",
+    "status.submoduleSummary=false",
+    "diff.ignoreSubmodules=all",
+    "credential.helper=",
+    "gpg.program=false",
+    "uploadpack.packObjectsHook=false",
+];
+
+/// The environment every git run gets (on top of the sandbox's PATH and locale).
+pub fn env(ctx: &Ctx<'_>) -> Vec<(String, String)> {
+    let root = ctx.root.path();
+    let parent = root
+        .parent()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "/".into());
+    [
+        ("GIT_CONFIG_NOSYSTEM", "1".to_string()),
+        ("GIT_CONFIG_GLOBAL", "/dev/null".to_string()),
+        ("GIT_OPTIONAL_LOCKS", "0".to_string()),
+        ("GIT_TERMINAL_PROMPT", "0".to_string()),
+        ("GIT_PAGER", "cat".to_string()),
+        ("PAGER", "cat".to_string()),
+        ("GIT_NO_REPLACE_OBJECTS", "1".to_string()),
+        ("GIT_ATTR_NOSYSTEM", "1".to_string()),
+        ("GIT_ALLOW_PROTOCOL", "none".to_string()),
+        ("GIT_CEILING_DIRECTORIES", parent),
+        ("GIT_DIR", root.join(".git").to_string_lossy().into_owned()),
+        ("GIT_WORK_TREE", root.to_string_lossy().into_owned()),
+        ("HOME", "/nonexistent".to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// `-c` overrides for the filter and diff drivers the repository's config defines, found
+/// once by asking git for the names (reading config runs nothing).
+pub fn driver_overrides<'a>(
+    ctx: &Ctx<'_>,
+    cache: &'a OnceLock<Vec<String>>,
+    git: &str,
+) -> &'a [String] {
+    cache.get_or_init(|| {
+        let mut cmd = Command::new(git);
+        cmd.env_clear()
+            .envs(env(ctx))
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .current_dir(ctx.root.path())
+            .args([
+                "config",
+                "--name-only",
+                "--get-regexp",
+                r"^(filter|diff|merge)\.",
+            ])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null());
+        let out = match cmd.output() {
+            Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+            Err(_) => String::new(),
+        };
+        let mut overrides = Vec::new();
+        for name in out.lines() {
+            let mut parts = name.splitn(2, '.');
+            let (Some(section), Some(rest)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            let Some((driver, _key)) = rest.rsplit_once('.') else {
+                continue;
+            };
+            let keys: &[&str] = match section {
+                "filter" => &["clean=", "smudge=", "process=", "required=false"],
+                "diff" => &["textconv=", "command=", "cachetextconv=false"],
+                "merge" => &["driver="],
+                _ => &[],
+            };
+            for k in keys {
+                let o = format!("{section}.{driver}.{k}");
+                if !overrides.contains(&o) {
+                    overrides.push(o);
+                }
+            }
+        }
+        overrides
+    })
+}
+
+/// Checks `git ARGS` and returns the arguments to run (with the forced settings) and the
+/// extra environment.
+pub fn vet(
+    args: &[String],
+    ctx: &Ctx<'_>,
+    drivers: &[String],
+) -> Result<(Vec<String>, Env), Blocked> {
+    let dotgit = ctx.root.path().join(".git");
+    match std::fs::symlink_metadata(&dotgit) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err("this repository's `.git` is a link or a file that may point outside it, so git is not available here; use grep, find and the read tool".into());
+        }
+        Err(_) => {
+            return Err("this directory is not a git repository, so git is not available; use grep, find and the read tool".into());
+        }
+    }
+    let mut globals: Vec<String> = Vec::new();
+    let mut i = 0;
+    let mut cwd = ctx.cwd.to_string();
+    while i < args.len() {
+        let a = args[i].as_str();
+        if !a.starts_with('-') {
+            break;
+        }
+        i += 1;
+        match a {
+            "--no-pager"
+            | "-P"
+            | "--no-optional-locks"
+            | "--literal-pathspecs"
+            | "--glob-pathspecs"
+            | "--noglob-pathspecs"
+            | "--icase-pathspecs"
+            | "--no-replace-objects" => globals.push(a.into()),
+            "-C" => {
+                let dir = args.get(i).ok_or("`git -C` needs a directory")?;
+                i += 1;
+                cwd = ctx.check_dir(dir).map_err(|e| format!("git -C: {e}"))?;
+                globals.push("-C".into());
+                globals.push(dir.clone());
+            }
+            "-c" | "--config-env" => {
+                return Err("`git -c` changes git's configuration; it is not allowed (git already runs with safe settings)".into());
+            }
+            s if s.starts_with("--git-dir")
+                || s.starts_with("--work-tree")
+                || s.starts_with("--namespace")
+                || s == "--bare"
+                || s.starts_with("--exec-path")
+                || s.starts_with("--super-prefix")
+                || s.starts_with("--config-env") =>
+            {
+                return Err(format!(
+                    "`git {}` points git at other files; it is not allowed",
+                    escape_for_display(s)
+                ));
+            }
+            "-p" | "--paginate" => {
+                return Err(
+                    "`git --paginate` runs a pager; drop it (output is never paged here)".into(),
+                );
+            }
+            other => {
+                return Err(format!(
+                    "`git` option `{}` is not supported before the subcommand",
+                    escape_for_display(other)
+                ));
+            }
+        }
+    }
+    let sub = args
+        .get(i)
+        .ok_or("`git` needs a subcommand, such as `git log --oneline -20`")?;
+    i += 1;
+    if !READ_SUBS.contains(&sub.as_str()) {
+        return Err(unknown_sub(sub));
+    }
+    let sub_ctx = Ctx {
+        root: ctx.root,
+        cwd: &cwd,
+        masked: ctx.masked,
+    };
+    let rest = &args[i..];
+    // Options and revisions keep their order (`-L 4,4`, `-n 5`); paths go after `--`.
+    let mut revs: Vec<String> = Vec::new();
+    let mut paths: Vec<String> = Vec::new();
+    let mut after_dashes = false;
+    let mut list_mode = false;
+    let mut j = 0;
+    while j < rest.len() {
+        let a = &rest[j];
+        j += 1;
+        if after_dashes {
+            sub_ctx.check_path(a, "git")?;
+            paths.push(a.clone());
+            continue;
+        }
+        if a == "--" {
+            after_dashes = true;
+            continue;
+        }
+        if a.starts_with('-') && a.len() > 1 {
+            check_option(sub, a)?;
+            if matches!(
+                a.as_str(),
+                "-l" | "--list"
+                    | "--contains"
+                    | "--merged"
+                    | "--no-merged"
+                    | "--points-at"
+                    | "-a"
+                    | "--all"
+                    | "-r"
+                    | "--remotes"
+                    | "-v"
+                    | "-vv"
+                    | "--verbose"
+                    | "--show-current"
+                    | "-n"
+                    | "--sort"
+                    | "--format"
+            ) || a.starts_with("--sort=")
+                || a.starts_with("--format=")
+                || a.starts_with("--contains=")
+                || a.starts_with("--points-at=")
+            {
+                list_mode = true;
+            }
+            revs.push(a.clone());
+            continue;
+        }
+        // A positional: `rev:path`, an existing path, or a revision.
+        if let Some((_, p)) = a.split_once(':')
+            && let Some(name) = p.rsplit('/').next()
+            && secrets::secret_name_reason(name).is_some()
+        {
+            return Err(format!(
+                "`{}` names a file on the secrets list, which is never shown to the model",
+                escape_for_display(a)
+            ));
+        }
+        if a.starts_with('/') || a == ".." || a.starts_with("../") || a.starts_with('~') {
+            sub_ctx.check_path(a, "git")?;
+            sub_ctx
+                .root
+                .check_lexical(&sub_ctx.join(a))
+                .map_err(|e| e.to_string())?;
+        }
+        if sub_ctx.root.resolve(&sub_ctx.join(a)).is_ok() && !a.contains(':') {
+            sub_ctx.check_path(a, "git")?;
+            paths.push(a.clone());
+        } else {
+            revs.push(a.clone());
+        }
+    }
+    match sub.as_str() {
+        "branch" | "tag" if revs.iter().any(|r| !r.starts_with('-')) && !list_mode => {
+            return Err(format!(
+                "`git {sub} NAME` creates a {sub}; list them with `git {sub} --list 'PATTERN'`"
+            ));
+        }
+        "blame" | "annotate" if paths.len() > 1 => {
+            return Err("`git blame` takes one file".into());
+        }
+        _ => {}
+    }
+    let mut out: Vec<String> = Vec::new();
+    for f in FORCED {
+        out.push("-c".into());
+        out.push(f.into());
+    }
+    for d in drivers {
+        out.push("-c".into());
+        out.push(d.clone());
+    }
+    out.push("--no-pager".into());
+    out.extend(globals);
+    out.push(sub.clone());
+    match sub.as_str() {
+        "log" | "show" | "diff" => {
+            out.push("--no-ext-diff".into());
+            out.push("--no-textconv".into());
+            out.push("--no-color".into());
+        }
+        "blame" | "annotate" => out.push("--no-textconv".into()),
+        "grep" => out.push("--no-color".into()),
+        _ => {}
+    }
+    out.extend(revs);
+    if CONTENT_SUBS.contains(&sub.as_str()) {
+        out.push("--".into());
+        out.extend(paths);
+        for p in SECRET_PATHSPECS {
+            out.push(format!(":(top,exclude,glob){p}"));
+        }
+        for m in ctx.masked {
+            out.push(format!(":(top,exclude,literal){m}"));
+        }
+    } else if !paths.is_empty() {
+        out.push("--".into());
+        out.extend(paths);
+    }
+    Ok((out, env(ctx)))
+}
+
+fn unknown_sub(sub: &str) -> Blocked {
+    let shown = escape_for_display(sub);
+    match sub {
+        "commit" | "add" | "rm" | "mv" | "reset" | "checkout" | "switch" | "restore" | "merge"
+        | "rebase" | "cherry-pick" | "revert" | "stash" | "apply" | "am" | "clean" | "gc"
+        | "prune" | "init" | "notes" | "worktree" | "update-index" | "update-ref"
+        | "write-tree" | "commit-tree" | "replace" | "filter-branch" | "bisect" | "repack"
+        | "maintenance" | "sparse-checkout" | "reflog" | "config" | "remote" | "submodule" => {
+            format!(
+                "`git {shown}` changes the repository or its settings; only reading subcommands are allowed ({})",
+                READ_SUBS.join(", ")
+            )
+        }
+        "push" | "pull" | "fetch" | "clone" | "ls-remote" | "send-email" | "request-pull"
+        | "daemon" | "archive" | "bundle" => {
+            format!("`git {shown}` uses the network or writes files; there is no network here")
+        }
+        _ => format!(
+            "`git {shown}` is not allowed; the allowed subcommands are {}",
+            READ_SUBS.join(", ")
+        ),
+    }
+}
+
+/// Options refused for every subcommand, then per subcommand.
+fn check_option(sub: &str, opt: &str) -> Result<(), Blocked> {
+    let name = opt.split_once('=').map(|(n, _)| n).unwrap_or(opt);
+    let shown = escape_for_display(opt);
+    let why: Option<String> = match name {
+        "--output" | "--output-directory" => Some(format!("`{shown}` writes a file; the output is shown to you already")),
+        "--ext-diff" | "--textconv" => Some(format!("`{shown}` runs programs configured by the repository; drop it")),
+        "--no-index" => Some("`--no-index` compares files outside git's control, possibly outside the repository; compare tracked files or revisions".into()),
+        "--contents" => Some("`git blame --contents` reads another file; blame the file itself".into()),
+        "--open-files-in-pager" => Some("`git grep -O` runs a pager; drop it".into()),
+        "--show-signature" => Some("`--show-signature` runs gpg; drop it".into()),
+        "--ignore-revs-file" => Some("`--ignore-revs-file` reads another file; use `--ignore-rev REV`".into()),
+        "--exclude-from" | "--exclude-per-directory" | "--pathspec-from-file" | "--stdin" | "--file" => {
+            Some(format!("`{shown}` reads input from a file or stdin; pass the values as arguments"))
+        }
+        "--upload-pack" | "--receive-pack" | "--exec" | "--remote" => Some(format!("`{shown}` runs a program; it is not allowed")),
+        "--paginate" => Some("output is never paged here; drop it".into()),
+        "--delete" | "--move" | "--copy" | "--force" | "--set-upstream-to" | "--unset-upstream"
+        | "--edit-description" | "--track" | "--create-reflog" | "--annotate" | "--sign"
+        | "--message" | "--edit" | "--local-user"
+            if matches!(sub, "branch" | "tag") =>
+        {
+            Some(format!("`git {sub} {shown}` changes the repository; list with `git {sub} --list`"))
+        }
+        _ => None,
+    };
+    if let Some(w) = why {
+        return Err(w);
+    }
+    if !name.starts_with("--") {
+        // Short options, possibly with an attached value (`-O<file>`, `-S<revs-file>`).
+        let flag = name.chars().nth(1).unwrap_or('-');
+        let cluster = || name.chars().skip(1);
+        let bad = match sub {
+            "diff" | "log" | "show" => flag == 'O',
+            "grep" => matches!(flag, 'O' | 'f'),
+            "blame" | "annotate" => flag == 'S',
+            "branch" => cluster()
+                .any(|c| matches!(c, 'd' | 'D' | 'm' | 'M' | 'c' | 'C' | 'f' | 'u' | 't' | 'o')),
+            "tag" => cluster().any(|c| matches!(c, 'd' | 'a' | 's' | 'u' | 'm' | 'F' | 'f' | 'e')),
+            _ => false,
+        };
+        if bad && matches!(sub, "branch" | "tag") {
+            return Err(format!(
+                "`git {sub} {shown}` changes the repository; list with `git {sub} --list`"
+            ));
+        }
+        if bad {
+            return Err(format!(
+                "`git {sub} {shown}` is not allowed here: it writes, runs or reads something outside the command. Drop it"
+            ));
+        }
+    }
+    Ok(())
+}

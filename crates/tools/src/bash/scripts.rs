@@ -1,0 +1,344 @@
+//! The two allowed programs that take a program of their own: `sed` and `awk`.
+//!
+//! `sed` can write (`w`, `s///w`), run (`e`, `s///e`) and read other files (`r`, `R`);
+//! awk can run (`system`, `"cmd" | getline`, `print | "cmd"`) and write (`print > f`).
+//! Rather than trusting a blocklist of substrings, the sed script is parsed command by
+//! command against GNU sed's grammar, and only printing and editing-the-stream commands
+//! pass. awk's grammar is too big for that, so its program is tokenised (strings and
+//! regex literals skipped) and the constructs that reach outside are refused.
+
+use super::policy::Blocked;
+
+/// Checks a sed script: only addresses and the commands that print or transform the stream.
+pub fn check_sed(script: &str) -> Result<(), Blocked> {
+    let s: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    let n = s.len();
+    let skip_ws = |i: &mut usize| {
+        while *i < n && (s[*i] == ' ' || s[*i] == '\t') {
+            *i += 1;
+        }
+    };
+    while i < n {
+        skip_ws(&mut i);
+        if i >= n {
+            break;
+        }
+        match s[i] {
+            ';' | '\n' | '}' => {
+                i += 1;
+                continue;
+            }
+            '#' => {
+                while i < n && s[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        // Up to two addresses.
+        for k in 0..2 {
+            skip_ws(&mut i);
+            i = sed_address(&s, i)?;
+            skip_ws(&mut i);
+            if k == 0 && i < n && s[i] == ',' {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        skip_ws(&mut i);
+        while i < n && s[i] == '!' {
+            i += 1;
+            skip_ws(&mut i);
+        }
+        let Some(&c) = s.get(i) else {
+            return Err("the sed script ends after an address; add a command such as `p`".into());
+        };
+        i += 1;
+        match c {
+            '{' => {}
+            'p' | 'P' | '=' | 'd' | 'D' | 'n' | 'N' | 'g' | 'G' | 'h' | 'H' | 'x' | 'z' | 'F' => {}
+            'q' | 'Q' | 'l' | 'L' => {
+                while i < n && s[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            'b' | 't' | 'T' | ':' => {
+                while i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
+                    i += 1;
+                }
+            }
+            's' => {
+                let d = *s.get(i).ok_or("incomplete `s` command in the sed script")?;
+                if d == '\n' || d == '\\' {
+                    return Err("bad delimiter in the sed `s` command".into());
+                }
+                i = sed_delimited(&s, i + 1, d)?;
+                i = sed_delimited(&s, i, d)?;
+                while i < n && !matches!(s[i], ';' | '\n' | '}' | ' ' | '\t') {
+                    match s[i] {
+                        'g' | 'p' | 'i' | 'I' | 'm' | 'M' => {}
+                        c if c.is_ascii_digit() => {}
+                        'w' | 'W' => {
+                            return Err("the sed `s///w` flag writes a file; drop it (the output is shown to you)".into());
+                        }
+                        'e' => return Err("the sed `s///e` flag runs a command; drop it".into()),
+                        other => return Err(format!("unknown sed `s` flag `{other}`")),
+                    }
+                    i += 1;
+                }
+            }
+            'y' => {
+                let d = *s.get(i).ok_or("incomplete `y` command in the sed script")?;
+                i = sed_delimited(&s, i + 1, d)?;
+                i = sed_delimited(&s, i, d)?;
+            }
+            'w' | 'W' => return Err("the sed `w` command writes a file; use `sed -n '…p'` to print instead".into()),
+            'r' | 'R' => return Err("the sed `r` command reads another file; pass that file to sed or use the read tool".into()),
+            'e' => return Err("the sed `e` command runs a shell command; it is not allowed".into()),
+            'a' | 'i' | 'c' => {
+                return Err(format!("the sed `{c}` command (text insertion) is not supported; use `sed -n 'START,ENDp' FILE` to view lines"));
+            }
+            other => {
+                return Err(format!(
+                    "the sed command `{other}` is not supported; use addresses with p, d, s, y, q, = or n (e.g. `sed -n '10,40p' FILE`)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Skips one sed address starting at `i` (possibly none) and returns the next index.
+fn sed_address(s: &[char], mut i: usize) -> Result<usize, Blocked> {
+    let n = s.len();
+    if i >= n {
+        return Ok(i);
+    }
+    match s[i] {
+        c if c.is_ascii_digit() || c == '+' || c == '~' => {
+            i += 1;
+            while i < n && (s[i].is_ascii_digit() || s[i] == '~') {
+                i += 1;
+            }
+        }
+        '$' => i += 1,
+        '/' => {
+            i = sed_delimited(s, i + 1, '/')?;
+            while i < n && matches!(s[i], 'I' | 'M') {
+                i += 1;
+            }
+        }
+        '\\' => {
+            let d = *s.get(i + 1).ok_or("incomplete sed address")?;
+            i = sed_delimited(s, i + 2, d)?;
+            while i < n && matches!(s[i], 'I' | 'M') {
+                i += 1;
+            }
+        }
+        _ => {}
+    }
+    Ok(i)
+}
+
+/// Skips text up to and including the unescaped delimiter `d`.
+fn sed_delimited(s: &[char], mut i: usize, d: char) -> Result<usize, Blocked> {
+    while i < s.len() {
+        if s[i] == '\\' {
+            i += 2;
+            continue;
+        }
+        if s[i] == d {
+            return Ok(i + 1);
+        }
+        if s[i] == '\n' {
+            break;
+        }
+        i += 1;
+    }
+    Err(format!("unterminated `{d}…{d}` in the sed script"))
+}
+
+/// Checks an awk program: no commands, pipes, getline, file output or gawk directives.
+pub fn check_awk(prog: &str) -> Result<(), Blocked> {
+    let s: Vec<char> = prog.chars().collect();
+    let n = s.len();
+    let mut i = 0;
+    // Whether a `/` here starts a regex literal (an operand is expected).
+    let mut operand_expected = true;
+    let mut in_print = false;
+    let mut depth: i32 = 0;
+    while i < n {
+        let c = s[i];
+        match c {
+            '"' => {
+                i += 1;
+                while i < n && s[i] != '"' {
+                    if s[i] == '\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+                operand_expected = false;
+                continue;
+            }
+            '/' if operand_expected => {
+                i += 1;
+                let mut in_class = false;
+                while i < n {
+                    match s[i] {
+                        '\\' => i += 1,
+                        '[' => in_class = true,
+                        ']' => in_class = false,
+                        '/' if !in_class => break,
+                        '\n' => return Err("unterminated regex in the awk program".into()),
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+                operand_expected = false;
+                continue;
+            }
+            '#' => {
+                while i < n && s[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            '|' => {
+                if s.get(i + 1) == Some(&'|') {
+                    i += 2;
+                    operand_expected = true;
+                    continue;
+                }
+                return Err(
+                    "awk pipes (`| getline`, `print | \"cmd\"`) run commands; they are not allowed"
+                        .into(),
+                );
+            }
+            '>' if in_print && depth == 0 => {
+                return Err("awk `print > FILE` writes a file; print to the output instead".into());
+            }
+            '@' => return Err("gawk `@` directives are not allowed".into()),
+            '`' => return Err("backticks are not valid awk".into()),
+            '(' | '[' => {
+                depth += 1;
+                operand_expected = true;
+            }
+            ')' | ']' => {
+                depth -= 1;
+                operand_expected = false;
+            }
+            ';' | '\n' | '{' | '}' => {
+                in_print = false;
+                depth = 0;
+                operand_expected = true;
+            }
+            c if c.is_ascii_alphabetic() || c == '_' => {
+                let start = i;
+                while i < n && (s[i].is_ascii_alphanumeric() || s[i] == '_') {
+                    i += 1;
+                }
+                let word: String = s[start..i].iter().collect();
+                match word.as_str() {
+                    "system" => {
+                        return Err("awk `system()` runs a command; it is not allowed".into());
+                    }
+                    "getline" => return Err(
+                        "awk `getline` reads other files or commands; pass the files as arguments"
+                            .into(),
+                    ),
+                    "print" | "printf" => {
+                        in_print = true;
+                        depth = 0;
+                    }
+                    "close" | "fflush" => {}
+                    _ => {}
+                }
+                operand_expected = matches!(
+                    word.as_str(),
+                    "print" | "printf" | "return" | "in" | "if" | "while" | "for" | "do" | "else"
+                );
+                continue;
+            }
+            c if c.is_ascii_digit() || c == '$' => operand_expected = c == '$',
+            ' ' | '\t' => {}
+            _ => operand_expected = true,
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sed_accepts_printing_scripts() {
+        for ok in [
+            "10,40p",
+            "1p;5p",
+            "/func/p",
+            "s/a/b/g",
+            "s|x|y|2p",
+            "$p",
+            "/^$/d",
+            "5q",
+            "1~2p",
+            "/a/,/b/{p}",
+            "y/abc/xyz/",
+            "=",
+            "\\,x,p",
+            "/start/,+3p",
+        ] {
+            assert!(check_sed(ok).is_ok(), "{ok}: {:?}", check_sed(ok));
+        }
+    }
+
+    #[test]
+    fn sed_refuses_writes_and_commands() {
+        for (bad, why) in [
+            ("w out", "writes"),
+            ("1w /tmp/x", "writes"),
+            ("s/a/b/w f", "writes"),
+            ("s/a/b/e", "runs"),
+            ("e ls", "runs"),
+            ("r /etc/passwd", "reads"),
+            ("1i hello", "insertion"),
+            ("1,5p;W x", "writes"),
+        ] {
+            let e = check_sed(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn awk_checks() {
+        for ok in [
+            "{print $1}",
+            "$3 > 5 {print}",
+            "/a|b/ {n++} END {print n}",
+            "{ if ($1 > 2 || $2 < 1) print $0 }",
+            "{printf(\"%s|%d\\n\", $1, $2 > 1)}",
+            "BEGIN { while (1) x++ }",
+        ] {
+            assert!(check_awk(ok).is_ok(), "{ok}: {:?}", check_awk(ok));
+        }
+        for bad in [
+            "{system(\"id\")}",
+            "{print > \"f\"}",
+            "{print $1 >> \"f\"}",
+            "{\"ls\" | getline x}",
+            "{print | \"sh\"}",
+            "BEGIN{getline < \"/etc/passwd\"}",
+            "@load \"x\"",
+        ] {
+            assert!(check_awk(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The `bash` tool: honest commands, attacks, a hostile repository, and a property test.
+//! One test binary; the suites live in `tests/bash/`.
+
+// The fixture helpers are not `#[test]` functions, so clippy.toml's test allowance misses them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "bash/attacks.rs"]
+mod attacks;
+#[path = "bash/fixture.rs"]
+mod fixture;
+#[path = "bash/honest.rs"]
+mod honest;

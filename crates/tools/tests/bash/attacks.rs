@@ -1,0 +1,463 @@
+//! Attacks: every one must be refused before anything runs, with a reason that starts with
+//! `Command blocked:`. After all of them, the sentinel outside was never shown, the victim
+//! directory is still empty, and no hostile git setting ran.
+
+use crate::fixture::{Fixture, KEY_SECRET, SECRET, SENTINEL};
+
+/// (command, a phrase the refusal must contain).
+const BLOCKED: &[(&str, &str)] = &[
+    // Writes.
+    ("echo x > out.txt", "read-only"),
+    ("echo x >> README.md", "read-only"),
+    ("cat README.md > ../victim/x", "read-only"),
+    ("grep x go.mod 1>out", "read-only"),
+    ("ls &> out.txt", "read-only"),
+    ("echo x >| f", "read-only"),
+    ("ls 3>../victim/x", "read-only"),
+    ("cat go.mod 2> err.txt", "read-only"),
+    ("ls > /dev/tcp/127.0.0.1/80", "read-only"),
+    ("cat go.mod | tee out.txt", "`tee` changes files"),
+    ("tee ../victim/a < go.mod", "`tee` changes files"),
+    ("sed -i s/a/b/ go.mod", "sed -i"),
+    ("sed --in-place s/a/b/ go.mod", "in-place"),
+    ("sed -n 'w ../victim/x' go.mod", "writes a file"),
+    ("sed 's/a/b/w ../victim/x' go.mod", "writes a file"),
+    ("sed -n '1,5p;W x' go.mod", "writes a file"),
+    ("sed '1e touch x' go.mod", "runs a shell command"),
+    ("sed 's/a/id/e' go.mod", "runs a command"),
+    ("sed 'r /etc/passwd' go.mod", "reads another file"),
+    ("sed -f script.sed go.mod", "sed -f"),
+    ("sed '1i hello' go.mod", "insertion"),
+    ("sort -o ../victim/x go.mod", "sort -o"),
+    ("sort --output=x go.mod", "sort --output"),
+    ("sort --out=x go.mod", "not on the allowed list"),
+    ("sort -T ../victim go.mod", "sort -T"),
+    ("sort --compress-program=sh go.mod", "runs another program"),
+    ("sort --files0-from=list", "reads a list of files"),
+    ("uniq docs/notes.txt ../victim/x", "writes the second"),
+    ("uniq docs/notes.txt out.txt", "writes the second"),
+    ("awk '{print > \"../victim/x\"}' go.mod", "writes a file"),
+    ("awk '{print $0 >> \"x\"}' go.mod", "writes a file"),
+    ("awk 'BEGIN{system(\"touch ../victim/x\")}'", "system()"),
+    ("awk '{print | \"sh\"}' go.mod", "pipes"),
+    (
+        "awk 'BEGIN{while ((\"cat /etc/passwd\" | getline l) > 0) print l}'",
+        "pipes",
+    ),
+    (
+        "awk 'BEGIN{getline l < \"/etc/passwd\"; print l}'",
+        "getline",
+    ),
+    ("awk -f prog.awk go.mod", "awk -f"),
+    ("awk '@load \"x\"'", "directives"),
+    ("find . -delete", "deletes files"),
+    ("find . -name x -delete", "deletes files"),
+    ("find . -exec rm {} \\;", "-exec"),
+    ("find . -execdir cat {} +", "-exec"),
+    ("find . -ok cat {} \\;", "-exec"),
+    ("find . -fprint ../victim/x", "writes a file"),
+    ("find . -fprintf ../victim/x %p", "writes a file"),
+    ("find . -fls x", "writes a file"),
+    ("tree -o ../victim/x", "tree -o"),
+    ("tree -R -H x .", "tree -R"),
+    ("tree --fromfile x", "fromfile"),
+    ("touch x", "changes files"),
+    ("rm -rf .", "changes files"),
+    ("mv go.mod x", "changes files"),
+    ("cp go.mod ../victim/", "changes files"),
+    ("mkdir d", "changes files"),
+    ("ln -s /etc x", "changes files"),
+    ("chmod 777 go.mod", "changes files"),
+    ("dd if=go.mod of=../victim/x", "changes files"),
+    ("truncate -s0 go.mod", "changes files"),
+    ("git commit -m x", "changes the repository"),
+    ("git add .", "changes the repository"),
+    ("git checkout -- .", "changes the repository"),
+    ("git reset --hard", "changes the repository"),
+    ("git stash", "changes the repository"),
+    ("git config user.name x", "changes the repository"),
+    ("git branch newb", "creates a branch"),
+    ("git branch -D main", "changes the repository"),
+    ("git branch -rd origin/x", "changes the repository"),
+    ("git tag v1", "creates a tag"),
+    ("git tag -d v1", "changes the repository"),
+    ("git clean -fdx", "changes the repository"),
+    ("git gc", "changes the repository"),
+    ("git update-index --refresh", "changes the repository"),
+    ("git worktree add ../victim/w", "changes the repository"),
+    ("git diff --output=../victim/x", "writes a file"),
+    ("git log --output=x", "writes a file"),
+    ("git format-patch -1 -o ../victim", "is not allowed"),
+    // Running other programs.
+    ("rg --pre sh x", "--pre"),
+    ("rg --pre=sh x", "--pre"),
+    ("rg --pre-glob '*' x", "--pre"),
+    ("rg -z x", "decompression"),
+    ("rg --search-zip x", "decompression"),
+    ("find . -exec sh -c id \\;", "-exec"),
+    ("echo x | xargs sh -c id", "may only feed"),
+    ("find . | xargs rm", "may only feed"),
+    ("find . | xargs -I{} cat {}", "xargs -I"),
+    ("ls | xargs git log", "may only feed"),
+    ("xargs -a list.txt cat", "xargs -a"),
+    ("find . | xargs -P4 grep x", "not supported"),
+    ("find . | xargs awk '{print}'", "may only feed"),
+    ("less README.md", "interactive"),
+    ("more README.md", "interactive"),
+    ("vim go.mod", "interactive"),
+    ("man ls", "interactive"),
+    ("sh -c id", "arbitrary code"),
+    ("bash -c 'cat /etc/passwd'", "arbitrary code"),
+    ("python3 -c 'print(1)'", "arbitrary code"),
+    ("perl -e 'print 1'", "arbitrary code"),
+    ("ruby -e 'p 1'", "arbitrary code"),
+    ("node -e 1", "arbitrary code"),
+    ("gawk 'BEGIN{system(\"id\")}'", "arbitrary code"),
+    ("busybox sh", "arbitrary code"),
+    ("eval ls", "run another command"),
+    ("exec ls", "run another command"),
+    ("source x.sh", "run another command"),
+    (". ./x.sh", "run another command"),
+    ("hash ls", "run another command"),
+    ("alias ll=ls", "run another command"),
+    ("command ls", "run another command"),
+    ("builtin echo", "run another command"),
+    ("env ls", "run another command"),
+    ("nohup ls", "run another command"),
+    ("timeout 1 ls", "run another command"),
+    ("sudo ls", "run another command"),
+    ("export X=1", "declaring variables"),
+    ("set -x", "run another command"),
+    ("trap id EXIT", "run another command"),
+    ("/bin/ls", "by path"),
+    ("./--pre=sh", "by path"),
+    ("/usr/bin/cat /etc/passwd", "by path"),
+    ("git -c core.pager=sh log", "git -c"),
+    ("git -c alias.x='!id' x", "git -c"),
+    ("git --exec-path=/tmp log", "points git"),
+    ("git --git-dir=../outside log", "points git"),
+    ("git --work-tree=/ status", "points git"),
+    ("git -C / log", "leaves the repository"),
+    ("git -C .. log", "`..`"),
+    ("git -C link_out log", "outside the repository"),
+    ("git -p log", "pager"),
+    ("git grep -O sh x", "not allowed here"),
+    ("git grep --open-files-in-pager=sh x", "pager"),
+    ("git diff --ext-diff", "runs programs"),
+    ("git log -p --textconv", "runs programs"),
+    ("git log --show-signature", "gpg"),
+    ("git st", "is not allowed"),
+    ("git lg", "is not allowed"),
+    ("git difftool", "is not allowed"),
+    ("git submodule foreach id", "changes the repository"),
+    ("git archive HEAD -o ../victim/x.tar", "network"),
+    ("git fetch", "network"),
+    ("git pull", "network"),
+    ("git push", "network"),
+    ("git clone x", "network"),
+    ("git blame -S revs.txt go.mod", "not allowed here"),
+    ("git blame --contents /etc/passwd go.mod", "--contents"),
+    ("git blame --ignore-revs-file=x go.mod", "ignore-revs-file"),
+    ("git diff --no-index /etc/passwd go.mod", "--no-index"),
+    (
+        "git diff --no-index ../outside/sentinel.txt go.mod",
+        "--no-index",
+    ),
+    ("curl http://example.com", "network"),
+    ("wget http://example.com", "network"),
+    ("nc -l 1234", "network"),
+    ("ssh host", "network"),
+    ("ping 1.1.1.1", "network"),
+    ("id", "not an allowed program"),
+    ("ps aux", "not an allowed program"),
+    ("printf '%s' x", "not an allowed program"),
+    ("cargo build", "arbitrary code"),
+    // Expansion and shell constructs.
+    ("echo $HOME", "variables"),
+    ("echo ${HOME}", "variables"),
+    ("cat \"$HOME/.ssh/id_rsa\"", "variables"),
+    ("echo $OPENAI_API_KEY", "variables"),
+    ("echo `id`", "backtick"),
+    ("cat $(echo /etc/passwd)", "absolute path"),
+    ("cat $(echo ../outside/sentinel.txt)", "`..`"),
+    ("rg $(echo --pre=sh) x", "--pre"),
+    ("grep x $(echo .env)", "masked"),
+    ("cat $(sh -c id)", "arbitrary code"),
+    ("echo $((1+2))", "arithmetic"),
+    ("cat <(ls)", "process substitution"),
+    ("diff <(ls) <(ls)", "process substitution"),
+    ("cat <<EOF\nx\nEOF", "here-documents"),
+    ("grep x <<< hi", "here-strings"),
+    ("echo {a,b}", "brace expansion"),
+    ("echo $'\\x41'", "`$'…'`"),
+    ("ls &", "background"),
+    ("ls & cat /etc/passwd", "background"),
+    ("(cd .. && ls)", "subshells"),
+    ("{ ls; }", "groups"),
+    ("f() { ls; }; f", "functions"),
+    ("for f in *; do cat $f; done", "loops"),
+    ("while true; do ls; done", "loops"),
+    ("if true; then ls; fi", "conditionals"),
+    ("[ -f x ] && ls", "conditionals"),
+    ("! ls", "`!`"),
+    ("X=1 ls", "variable prefix"),
+    ("PATH=/tmp ls", "variable prefix"),
+    ("LD_PRELOAD=/tmp/x.so ls", "variable prefix"),
+    ("GIT_DIR=../outside git log", "variable prefix"),
+    ("X=1", "variables"),
+    ("ls |& cat", "`|&`"),
+    ("echo x >&2", "`>&2`"),
+    ("cat < /etc/passwd", "absolute path"),
+    ("cat < ../outside/sentinel.txt", "`..`"),
+    ("cat < .env", "masked"),
+    ("cat 'unterminated", "not valid shell syntax"),
+    ("ls )", "not valid shell syntax"),
+    ("cat go.mod\u{0}", "U+0000"),
+    ("cat go.mod\u{202e}", "U+202E"),
+    ("ls\u{200b}", "U+200B"),
+    ("cat\u{7} x", "U+0007"),
+    ("", "empty"),
+    ("   ", "empty"),
+    // Paths.
+    ("cat /etc/passwd", "absolute path"),
+    ("cat ../outside/sentinel.txt", "`..`"),
+    ("cat ~/.bashrc", "`~`"),
+    ("cat sentinel_link", "outside the repository"),
+    ("cat link_out/sentinel.txt", "outside the repository"),
+    ("cat passwd", "outside the repository"),
+    ("cat hard.txt", "hard link"),
+    ("cat .env", "masked"),
+    ("cat config/.env.production", "masked"),
+    ("cat certs/server.key", "masked"),
+    ("cat env_alias.txt", "masked"),
+    ("head -5 .env", "masked"),
+    ("grep API .env", "masked"),
+    ("grep -f /etc/passwd go.mod", "absolute path"),
+    ("grep --file=../outside/sentinel.txt go.mod", "`..`"),
+    ("grep -R x .", "grep -R"),
+    ("grep --exclude-from=/etc/passwd x .", "absolute path"),
+    ("grep -r SENTINEL link_out", "outside the repository"),
+    ("grep -r x /proc/self/environ", "absolute path"),
+    ("cat /proc/self/environ", "absolute path"),
+    ("cat /proc/1/environ", "absolute path"),
+    ("cat /dev/urandom", "absolute path"),
+    ("ls /", "absolute path"),
+    ("ls ..", "`..`"),
+    ("ls -L link_out", "ls -L"),
+    ("ls link_out/", "outside the repository"),
+    ("cd ..", "`..`"),
+    ("cd /", "leaves the repository"),
+    ("cd ~", "leaves the repository"),
+    ("cd -", "leaves the repository"),
+    ("cd link_out", "outside the repository"),
+    ("cd internal && cat ../../../outside/sentinel.txt", "`..`"),
+    ("cd internal && cat ../../.env", "`..`"),
+    ("cd internal && cat ../.env", "masked"),
+    ("wc --files0-from=list", "reads a list of files"),
+    ("du --files0-from=x", "reads a list of files"),
+    ("du -L .", "du -L"),
+    ("file -f list.txt", "file -f"),
+    ("file -m /tmp/magic go.mod", "magic file"),
+    ("stat /etc/passwd", "absolute path"),
+    ("rg x /etc", "absolute path"),
+    ("rg -L x", "rg -L"),
+    ("rg --follow x", "--follow"),
+    ("rg --ignore-file=/etc/passwd x", "ignore files"),
+    ("rg -f ../outside/sentinel.txt .", "`..`"),
+    ("diff go.mod /etc/passwd", "absolute path"),
+    ("diff -r . ../outside", "`..`"),
+    ("tail -f go.mod", "waits forever"),
+    ("tree -l", "tree -l"),
+    ("nl /etc/passwd", "absolute path"),
+    ("cut -f1 /etc/passwd", "absolute path"),
+    ("sed -n 1p /etc/passwd", "absolute path"),
+    ("awk '{print}' /etc/passwd", "absolute path"),
+    ("sort ../outside/sentinel.txt", "`..`"),
+    ("find -L . -name sentinel.txt", "find -L"),
+    ("find . -follow", "-follow"),
+    ("find . -newer /etc/passwd", "absolute path"),
+    ("find / -name passwd", "absolute path"),
+    ("find .. -name x", "`..`"),
+    ("find link_out", "outside the repository"),
+    ("git show HEAD:.env", "secrets list"),
+    ("git show HEAD:config/.env.production", "secrets list"),
+    ("git log -p -- .env", "masked"),
+    ("git diff -- certs/server.key", "masked"),
+    ("git blame .env", "masked"),
+    ("git grep API_KEY -- .env", "masked"),
+    ("git ls-files ../", "`..`"),
+    ("git log -- /etc/passwd", "absolute path"),
+];
+
+#[test]
+fn every_attack_is_refused_with_a_reason() {
+    let f = Fixture::new();
+    let mut failures = Vec::new();
+    for (cmd, why) in BLOCKED {
+        match f.run(cmd) {
+            Ok(out) => failures.push(format!("`{cmd}` ran: {:?}", out.text)),
+            Err(e) => {
+                let msg = e.to_string();
+                if !msg.starts_with("Command blocked: ") || !msg.contains(why) {
+                    failures.push(format!("`{cmd}`: want `{why}` in: {msg}"));
+                }
+            }
+        }
+    }
+    assert!(BLOCKED.len() >= 150, "{}", BLOCKED.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        BLOCKED.len(),
+        failures.join("\n")
+    );
+    assert_eq!(f.victim_entries(), 0);
+    assert!(f.markers().is_empty(), "{:?}", f.markers());
+    assert!(!f.root.path().join("out.txt").exists());
+}
+
+/// Commands that are allowed to run but must not leak: searches skip masked files, links
+/// out are not followed, git's hostile settings never run.
+const NEUTRALISED: &[&str] = &[
+    "grep -rn SENTINEL .",
+    "grep -rn SECRET .",
+    "grep -rn PRIVATE .",
+    "grep -rn . .",
+    "grep -rln API_KEY .",
+    "find . -type f | xargs cat",
+    "find . | xargs grep -n SENTINEL",
+    "find . -type f -print0 | xargs -0 grep -n .",
+    "ls -a | xargs cat",
+    "cat *",
+    "cat */*",
+    "grep -n . * 2>&1",
+    "head -100 * .* 2>&1",
+    "cat .env.example",
+    "cat .e*",
+    "git status",
+    "git status --porcelain",
+    "git diff",
+    "git diff HEAD",
+    "git log -p",
+    "git log --stat",
+    "git show",
+    "git show --stat",
+    "git blame internal/brain/plan.go",
+    "git grep -n .",
+    "git grep -n SECRET",
+    "git log -p --all",
+    "git branch -a",
+    "git tag -l",
+    "git ls-files -s",
+    "git ls-tree -r HEAD",
+    "git diff --cached",
+    "git log --format=%H%n%B",
+    "git shortlog HEAD",
+    "awk 'BEGIN { for (k in ENVIRON) print k \"=\" ENVIRON[k] }'",
+    "wc -c * 2>&1",
+    "du -a .",
+    "stat -c %n * .*",
+    "tree -a",
+];
+
+fn rg_neutralised() -> Vec<&'static str> {
+    vec![
+        "rg -n SECRET",
+        "rg -n SECRET --hidden --no-ignore",
+        "rg -n SENTINEL --hidden --no-ignore",
+        "rg -n . --hidden --no-ignore -uu",
+        "rg --files --hidden | xargs cat",
+        "rg -n PRIVATE -g '*.key' --hidden --no-ignore",
+    ]
+}
+
+fn check_neutralised(f: &Fixture) {
+    let mut cmds: Vec<&str> = NEUTRALISED.to_vec();
+    if explore_tools::bash::exec::find_program("rg").is_some() {
+        cmds.extend(rg_neutralised());
+    }
+    let tree = explore_tools::bash::exec::find_program("tree").is_some();
+    let mut failures = Vec::new();
+    for cmd in cmds {
+        if cmd.starts_with("tree") && !tree {
+            continue;
+        }
+        let text = match f.run(cmd) {
+            Ok(out) => out.text,
+            Err(e) => {
+                failures.push(format!("`{cmd}` was refused: {e}"));
+                continue;
+            }
+        };
+        for bad in [SENTINEL, SECRET, KEY_SECRET, "root:x:0:0", "CARGO", "RUST"] {
+            if text.contains(bad) {
+                failures.push(format!("`{cmd}` leaked `{bad}`:\n{text}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        f.markers().is_empty(),
+        "hostile git settings ran: {:?}",
+        f.markers()
+    );
+    assert_eq!(f.victim_entries(), 0);
+}
+
+#[test]
+fn allowed_commands_never_leak_under_the_best_confinement() {
+    let f = Fixture::new();
+    eprintln!("layers active: {:?}", f.tool.layers());
+    check_neutralised(&f);
+}
+
+#[test]
+fn allowed_commands_never_leak_under_the_fallback() {
+    check_neutralised(&Fixture::fallback());
+}
+
+#[test]
+fn the_fixture_is_really_hostile() {
+    // Plain git, without our settings, runs the repository's external diff: the marker
+    // appears. The same command through the tool leaves none (checked above and here).
+    let f = Fixture::new();
+    let st = std::process::Command::new("git")
+        .args(["--no-pager", "diff"])
+        .current_dir(f.root.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_WORK_TREE", f.root.path())
+        .output()
+        .unwrap();
+    assert!(st.status.success() || !st.status.success());
+    assert!(
+        !f.markers().is_empty(),
+        "plain git did not run the hostile settings"
+    );
+    for m in f.markers() {
+        std::fs::remove_file(m).unwrap();
+    }
+    let out = f.run("git diff").unwrap();
+    assert!(out.text.contains("+// changed"), "{}", out.text);
+    assert!(f.markers().is_empty(), "{:?}", f.markers());
+}
+
+#[test]
+fn masked_items_fed_to_xargs_are_skipped_with_a_note() {
+    let f = Fixture::new();
+    let out = f.run("echo .env go.mod | xargs cat").unwrap();
+    assert_eq!(
+        out.text,
+        "module example.com/relay\n\ngo 1.22\nxargs: skipped an item: `.env` is masked. `.env` is on the secrets list (environment files hold credentials) and is never shown to the model. Its name may be cited; for configuration, look for a `.env.example` or the code that reads the setting.\n"
+    );
+}
+
+#[test]
+fn a_glob_match_that_looks_like_an_option_stays_a_file_name() {
+    let f = Fixture::new();
+    // `rg *` would see `--pre=sh` as an option if the glob were passed through raw.
+    assert_eq!(f.tool.check("cat *").unwrap(), vec!["cat".to_string()]);
+    let out = f.run("head -1 *sh").unwrap();
+    assert_eq!(out.text, "option-named file\n");
+}
