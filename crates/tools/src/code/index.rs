@@ -33,6 +33,19 @@ pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8] = b"explore code index\n";
 
+/// What the cached facts depend on besides the files: the format, the queries and the
+/// crate version. A cache written by another build of the extractor is rebuilt.
+fn fingerprint() -> [u8; 16] {
+    let mut h = blake3::Hasher::new();
+    h.update(&FORMAT_VERSION.to_le_bytes());
+    h.update(extract::GO_QUERY.as_bytes());
+    h.update(extract::PYTHON_QUERY.as_bytes());
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&h.finalize().as_bytes()[..16]);
+    out
+}
+
 /// Where the cache file for `root` lives: `<base>/code/<dir name>-<hash of the path>.idx`.
 pub fn cache_path(root: &Path, cache_dir: Option<&Path>) -> Option<PathBuf> {
     let base = match cache_dir {
@@ -434,11 +447,31 @@ fn load(path: &Path, root: &Path) -> Option<CacheFile> {
         );
         return None;
     };
-    let (ver, body) = rest.split_at_checked(4)?;
+    let Some((ver, rest)) = rest.split_at_checked(4) else {
+        tracing::warn!(
+            "the code index cache {} is truncated; rebuilding",
+            path.display()
+        );
+        return None;
+    };
     let version = u32::from_le_bytes([ver[0], ver[1], ver[2], ver[3]]);
     if version != FORMAT_VERSION {
         tracing::warn!(
             "the code index cache {} has format {version}, this build reads {FORMAT_VERSION}; rebuilding",
+            path.display()
+        );
+        return None;
+    }
+    let Some((print, body)) = rest.split_at_checked(16) else {
+        tracing::warn!(
+            "the code index cache {} is truncated; rebuilding",
+            path.display()
+        );
+        return None;
+    };
+    if print != fingerprint() {
+        tracing::info!(
+            "the code index cache {} was written by another build of the extractor; rebuilding",
             path.display()
         );
         return None;
@@ -468,9 +501,10 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
         .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
     std::fs::create_dir_all(dir)?;
     let body = postcard::to_stdvec(cache).map_err(std::io::Error::other)?;
-    let mut bytes = Vec::with_capacity(MAGIC.len() + 4 + body.len());
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 20 + body.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&fingerprint());
     bytes.extend_from_slice(&body);
     let tmp = dir.join(format!(
         ".{}.{}.tmp",

@@ -546,25 +546,47 @@ impl Linker<'_> {
                 // Declared with a type the repository does not define (`*testing.T`, `str`).
                 Some(Ent::External) | None => Val::External,
             },
-            Recv::CallResult(p) => match self.resolve_path(fi, p) {
-                Some(Ent::Sym(s)) => {
-                    let sym = &self.symbols[s as usize];
-                    if sym.kind.is_type() {
-                        // Python `Class()`, or a Go conversion `T(x)`.
-                        return Val::Type(s);
+            Recv::CallResult(t) => {
+                let callee = match t.as_ref() {
+                    CallTarget::Path(p) => match self.resolve_path(fi, p) {
+                        Some(Ent::Sym(s)) => s,
+                        Some(Ent::External) => return Val::External,
+                        _ => return Val::Unknown,
+                    },
+                    CallTarget::Member { base, fields, name } => {
+                        match self.member_val(fi, owner, base, fields, depth + 1) {
+                            Val::Type(c) => match self.member_of_sym(c, name) {
+                                Some(m) => m,
+                                None => return Val::External,
+                            },
+                            Val::Super(c) => match self
+                                .bases
+                                .get(&c)
+                                .into_iter()
+                                .flatten()
+                                .find_map(|b| self.member_of_sym(*b, name))
+                            {
+                                Some(m) => m,
+                                None => return Val::Unknown,
+                            },
+                            other => return other,
+                        }
                     }
-                    if !sym.kind.is_callable() {
-                        return Val::Unknown;
-                    }
-                    let (cfi, craw) = self.raw[s as usize];
-                    match craw.results.first() {
-                        Some(r) => self.val_of(cfi, s, &Recv::Typed(r.clone()), depth + 1),
-                        None => Val::Unknown,
-                    }
+                };
+                let sym = &self.symbols[callee as usize];
+                if sym.kind.is_type() {
+                    // Python `Class()`, or a Go conversion `T(x)`.
+                    return Val::Type(callee);
                 }
-                Some(Ent::External) => Val::External,
-                _ => Val::Unknown,
-            },
+                if !sym.kind.is_callable() {
+                    return Val::Unknown;
+                }
+                let (cfi, craw) = self.raw[callee as usize];
+                match craw.results.first() {
+                    Some(r) => self.val_of(cfi, callee, &Recv::Typed(r.clone()), depth + 1),
+                    None => Val::Unknown,
+                }
+            }
             Recv::SelfRef | Recv::Super => {
                 let (ofi, oraw) = self.raw[owner as usize];
                 if oraw.container.is_empty() {
@@ -577,24 +599,37 @@ impl Linker<'_> {
                     None => Val::Unknown,
                 }
             }
-            Recv::Field(base, fields) => {
-                let mut v = self.val_of(fi, owner, base, depth + 1);
-                for f in fields {
-                    v = match v {
-                        Val::Type(t) => self.field_val(t, f, depth + 1),
-                        Val::Super(_) => Val::Unknown,
-                        other => other,
-                    };
-                }
-                v
-            }
+            Recv::Field(base, fields) => self.member_val(fi, owner, base, fields, depth),
             Recv::Opaque => Val::External,
             Recv::Unknown => Val::Unknown,
         }
     }
 
+    /// The value of `base.fields…`.
+    fn member_val(
+        &self,
+        fi: usize,
+        owner: SymbolId,
+        base: &Recv,
+        fields: &[String],
+        depth: u32,
+    ) -> Val {
+        let mut v = self.val_of(fi, owner, base, depth + 1);
+        for f in fields {
+            v = match v {
+                Val::Type(t) => self.field_val(t, f, depth + 1),
+                Val::Super(_) => Val::Unknown,
+                other => other,
+            };
+        }
+        v
+    }
+
     /// The type of field `name` of type `t`, looked up through its bases.
     fn field_val(&self, t: SymbolId, name: &str, depth: u32) -> Val {
+        if depth > 6 {
+            return Val::Unknown;
+        }
         let mut stack = vec![t];
         let mut seen = HashSet::new();
         while let Some(c) = stack.pop() {
@@ -650,15 +685,7 @@ impl Linker<'_> {
                 None => (Vec::new(), false),
             },
             CallTarget::Member { base, fields, name } => {
-                let mut v = self.val_of(fi, owner, base, 0);
-                for f in fields {
-                    v = match v {
-                        Val::Type(t) => self.field_val(t, f, 0),
-                        Val::Super(_) => Val::Unknown,
-                        other => other,
-                    };
-                }
-                match v {
+                match self.member_val(fi, owner, base, fields, 0) {
                     Val::Type(t) => (self.member_of_sym(t, name).into_iter().collect(), false),
                     Val::Super(c) => {
                         let found = self

@@ -85,6 +85,15 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
         };
         let mut sym = RawSymbol::new(name, kind, node, src);
         sym.doc = doc_comment(node, src);
+        let keyword = match node.kind() {
+            "type_spec" | "type_alias" => "type ",
+            "const_spec" => "const ",
+            "var_spec" => "var ",
+            _ => "",
+        };
+        if !keyword.is_empty() {
+            sym.signature = super::shorten(&format!("{keyword}{}", sym.signature), 160);
+        }
         let mut scope = HashMap::new();
         match node.kind() {
             "function_declaration" | "method_declaration" => {
@@ -401,39 +410,16 @@ fn expr_recv(
             let Some(f) = e.child_by_field_name("function") else {
                 return Recv::Unknown;
             };
-            match f.kind() {
-                "identifier" => {
-                    let name = text(f, src);
-                    if name == "new"
-                        && let Some(args) = e.child_by_field_name("arguments")
-                        && let Some(t) = named_children(args).first()
-                    {
-                        return recv_of_type(*t, src);
-                    }
-                    if scope.contains_key(name) {
-                        Recv::Opaque
-                    } else {
-                        Recv::CallResult(vec![name.to_string()])
-                    }
-                }
-                "selector_expression" => {
-                    let (Some(op), Some(field)) = (
-                        f.child_by_field_name("operand"),
-                        f.child_by_field_name("field"),
-                    ) else {
-                        return Recv::Unknown;
-                    };
-                    let op_name = text(op, src);
-                    if op.kind() == "identifier"
-                        && !scope.contains_key(op_name)
-                        && imports.contains(op_name)
-                    {
-                        Recv::CallResult(vec![op_name.to_string(), text(field, src).to_string()])
-                    } else {
-                        Recv::Unknown
-                    }
-                }
-                _ => Recv::Unknown,
+            if f.kind() == "identifier"
+                && text(f, src) == "new"
+                && let Some(args) = e.child_by_field_name("arguments")
+                && let Some(t) = named_children(args).first()
+            {
+                return recv_of_type(*t, src);
+            }
+            match call_target(f, src, scope, imports) {
+                Some(t) => Recv::CallResult(Box::new(t)),
+                None => Recv::Opaque,
             }
         }
         "interpreted_string_literal"

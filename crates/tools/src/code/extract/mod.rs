@@ -113,8 +113,8 @@ impl RawSymbol {
 pub enum Recv {
     /// Declared or constructed with this type (`p *Planner`, `&T{}`, `x: Repository`).
     Typed(Path),
-    /// The result of calling the function at this path (`x := NewT()`, `get_service()`).
-    CallResult(Path),
+    /// The result of a call (`x := NewT()`, `s.issues.Get(id)`, `get_service()`).
+    CallResult(Box<CallTarget>),
     /// A field of another value: `r.Planner`, `self.repository`.
     Field(Box<Recv>, Vec<String>),
     /// The method's own receiver: Python `self`/`cls` (Go receivers are `Typed`).

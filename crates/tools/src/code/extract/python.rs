@@ -414,10 +414,8 @@ fn expr_recv(e: Node<'_>, src: &[u8], scope: &HashMap<String, Recv>) -> Recv {
             let Some(f) = e.child_by_field_name("function") else {
                 return Recv::Unknown;
             };
-            match dotted(f, src) {
-                Some(p) if p.len() == 1 && scope.contains_key(&p[0]) => Recv::Unknown,
-                Some(p) if p.first().is_some_and(|h| scope.contains_key(h)) => Recv::Unknown,
-                Some(p) => Recv::CallResult(p),
+            match call_target(f, src, scope, true) {
+                Some(t) => Recv::CallResult(Box::new(t)),
                 None => Recv::Unknown,
             }
         }

@@ -1,0 +1,794 @@
+//! The `code` tool and its graph on the two fixture repositories, with the exact locations
+//! of their fact sheets (`evals/fixtures/relay.md`, `evals/fixtures/ledger.md`), and the
+//! index cache: warm loads, changed files, corrupt cache files, skipped files.
+
+// Helpers outside #[test] functions unwrap too: a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use explore_tools::code::{CodeTool, EdgeKind, IndexOptions, Kind, Role, SymbolQuery};
+use explore_tools::{RepoRoot, Tool, ToolError};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../evals/fixtures")
+        .join(name)
+}
+
+fn tool_for(dir: &Path) -> CodeTool {
+    CodeTool::new(
+        RepoRoot::new(dir).unwrap(),
+        IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+    )
+}
+
+fn relay() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| tool_for(&fixture("relay")))
+}
+
+fn ledger() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| tool_for(&fixture("ledger")))
+}
+
+/// The text the model sees, whether the call succeeded or not.
+fn text(tool: &CodeTool, args: serde_json::Value) -> String {
+    match tool.call(&args) {
+        Ok(out) => {
+            // Every result line with a location is backed by a finding.
+            for f in &out.findings {
+                let loc = format!("{}:{}", f.path, f.line.unwrap());
+                assert!(
+                    out.text.contains(&loc)
+                        || out.text.contains(&format!("line {}", f.line.unwrap())),
+                    "finding {loc} not in text:\n{}",
+                    out.text
+                );
+            }
+            out.text
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+// ---- relay (Go) ----
+
+#[test]
+fn relay_issue_store_definition() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"find","symbol":"IssueStore","kind":"interface"})
+        ),
+        "IssueStore (interface) at internal/model/issue.go:155\n  type IssueStore interface\n  // IssueStore persists issues and looks them up by ID or by filter."
+    );
+    let out = relay()
+        .call(&json!({"operation":"find","symbol":"IssueStore","kind":"interface"}))
+        .unwrap();
+    assert_eq!(out.findings.len(), 1);
+    let f = &out.findings[0];
+    assert_eq!(
+        (
+            f.path.as_str(),
+            f.line,
+            f.end_line,
+            f.symbol.as_deref(),
+            f.kind.as_deref()
+        ),
+        (
+            "internal/model/issue.go",
+            Some(155),
+            Some(162),
+            Some("IssueStore"),
+            Some("interface")
+        )
+    );
+}
+
+#[test]
+fn relay_find_ranks_exact_then_case_insensitive() {
+    assert_eq!(
+        text(relay(), json!({"operation":"find","symbol":"IssueStore"})),
+        "Found 2 symbols matching \"IssueStore\":\n  IssueStore (interface) at internal/model/issue.go:155\n  issueStore (struct) at internal/store/issue.go:23\n(2 more contain \"IssueStore\"; symbol=\"*IssueStore*\" lists them)"
+    );
+}
+
+#[test]
+fn relay_implementations_of_issue_store_real_before_test_double() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"implementations","symbol":"IssueStore"})
+        ),
+        "IssueStore (interface) at internal/model/issue.go:155
+
+Implementations:
+  ReadThrough (struct) at internal/store/cache/readthrough.go:17
+  issueStore (struct) at internal/store/issue.go:23
+  Store (struct) at internal/store/memory/memory.go:17
+  fakeIssueStore (type) at internal/brain/planner_test.go:17 [test]"
+    );
+}
+
+#[test]
+fn relay_embedded_interfaces_across_packages() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"implementations","symbol":"IssueReadWriter"})
+        ),
+        "IssueReadWriter (interface) at internal/model/issue_access.go:25
+
+Implementations:
+  ReadThrough (struct) at internal/store/cache/readthrough.go:17
+  Store (struct) at internal/store/memory/memory.go:17"
+    );
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"implementations","symbol":"memory.Store"})
+        ),
+        "Store (struct) at internal/store/memory/memory.go:17
+
+Implements:
+  IssueStore (interface) at internal/model/issue.go:155
+  IssueReader (interface) at internal/model/issue_access.go:7
+  IssueWriter (interface) at internal/model/issue_access.go:15
+  IssueReadWriter (interface) at internal/model/issue_access.go:25"
+    );
+}
+
+#[test]
+fn relay_ambiguous_plan_names_the_disambiguating_argument() {
+    assert_eq!(
+        text(relay(), json!({"operation":"callers","symbol":"Plan"})),
+        "Multiple methods named \"Plan\":
+  Planner.Plan (method) at internal/brain/planner.go:101
+  TaskPlanner.Plan (method) at internal/task/planner.go:42
+
+Add symbol=\"Planner.Plan\" or file=\"internal/brain\" to specify."
+    );
+}
+
+#[test]
+fn relay_callers_of_each_plan() {
+    let brain = text(
+        relay(),
+        json!({"operation":"callers","symbol":"Planner.Plan"}),
+    );
+    assert!(
+        brain.starts_with("Planner.Plan (method) at internal/brain/planner.go:101\n\nCallers:\n  Orchestrator.Run (method) at internal/brain/orchestrator.go:41\n  TestPlannerPlan (function) at internal/brain/planner_test.go:69 [test]"),
+        "{brain}"
+    );
+    assert!(!brain.contains("runner.go"), "{brain}");
+    // Through the local variable `planner := r.Planner`: precise, not a name match.
+    let task = text(
+        relay(),
+        json!({"operation":"callers","symbol":"Plan","file":"internal/task"}),
+    );
+    assert!(
+        task.starts_with("TaskPlanner.Plan (method) at internal/task/planner.go:42\n\nCallers:\n  Runner.Run (method) at internal/task/runner.go:33\n"),
+        "{task}"
+    );
+    assert!(!task.contains("orchestrator.go"), "{task}");
+}
+
+#[test]
+fn relay_callers_depth_two_and_closure_call_site() {
+    let out = text(
+        relay(),
+        json!({"operation":"callers","symbol":"Orchestrator.Run","depth":2}),
+    );
+    assert_eq!(
+        out,
+        "Orchestrator.Run (method) at internal/brain/orchestrator.go:39
+
+Callers (depth 2):
+  worker.tick (method) at cmd/worker/main.go:151
+    worker.Run (method) at cmd/worker/main.go:119
+    TestWorkerReplansFailedIssue (function) at cmd/worker/main_test.go:34 [test]
+  Handler.planIssue (method) at internal/httpapi/handler.go:121
+    Handler.issueRoutes (method) at internal/httpapi/handler.go:95
+  EventIngest.triggerPlanning (method) at internal/service/event_ingest.go:133
+    EventIngest.Ingest (method) at internal/service/event_ingest.go:59
+  TestOrchestratorRunPostsReport (function) at internal/brain/orchestrator_test.go:24 [test]
+  TestOrchestratorRunRecordsPlanFailure (function) at internal/brain/orchestrator_test.go:44 [test]"
+    );
+}
+
+#[test]
+fn relay_trace_handle_webhook_to_plan() {
+    assert_eq!(
+        text(relay(), json!({"operation":"trace","symbol":"HandleWebhook","to":"Plan"})),
+        "Call path from Handler.HandleWebhook to Planner.Plan (4 calls):
+  Handler.HandleWebhook (method) at internal/webhook/handler.go:66
+  -> EventIngest.Ingest (method) at internal/service/event_ingest.go:40, called at internal/webhook/handler.go:95
+  -> EventIngest.triggerPlanning (method) at internal/service/event_ingest.go:129, called at internal/service/event_ingest.go:59
+  -> Orchestrator.Run (method) at internal/brain/orchestrator.go:39, called at internal/service/event_ingest.go:133
+  -> Planner.Plan (method) at internal/brain/planner.go:101, called at internal/brain/orchestrator.go:41"
+    );
+}
+
+#[test]
+fn relay_callees_resolve_through_fields_and_interfaces() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"callees","symbol":"Planner.Plan"})
+        ),
+        "Planner.Plan (method) at internal/brain/planner.go:101
+
+Callees:
+  buildPlanPrompt (function) at internal/brain/planner.go:135, called at line 116
+  parsePlan (function) at internal/brain/planner.go:158, called at line 122
+  Client.Complete (method) at internal/llm/client.go:52, called at line 113
+  Issue.IsOpen (method) at internal/model/issue.go:85, called at line 102
+  IssueStore.List (method) at internal/model/issue.go:161, called at line 105"
+    );
+}
+
+#[test]
+fn relay_methods_and_usages_of_a_type() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"methods","symbol":"model.Issue"})
+        ),
+        "Issue (struct) at internal/model/issue.go:51
+
+Methods:
+  Issue.IsOpen (method) at internal/model/issue.go:85
+  Issue.Close (method) at internal/model/issue.go:92
+  Issue.AddComment (method) at internal/model/issue.go:102
+  Issue.HasLabel (method) at internal/model/issue.go:109"
+    );
+    assert_eq!(
+        text(relay(), json!({"operation":"usages","symbol":"IssueStore"})),
+        "IssueStore (interface) at internal/model/issue.go:155
+
+Used by (parameters or results):
+  NewOrchestrator (function) at internal/brain/orchestrator.go:29
+  NewPlanner (function) at internal/brain/planner.go:90
+  NewEventIngest (function) at internal/service/event_ingest.go:31
+  NewReadThrough (function) at internal/store/cache/readthrough.go:34
+  NewIssueStore (function) at internal/store/issue.go:30"
+    );
+}
+
+#[test]
+fn relay_generated_and_vendored_rank_last() {
+    let out = text(relay(), json!({"operation":"methods","symbol":"Issue"}));
+    assert!(
+        out.starts_with("Issue (struct) at internal/model/issue.go:51\n(also 1 in tests, vendored or generated code, e.g. Issue (struct) at internal/gen/issue.pb.go:60 [generated]; add file=\"internal/gen/issue.pb.go\" for it)\n"),
+        "{out}"
+    );
+    let news = text(
+        relay(),
+        json!({"operation":"find","symbol":"New","kind":"function"}),
+    );
+    let last = news.lines().nth(7).unwrap();
+    assert_eq!(
+        last,
+        "  New (function) at vendor/github.com/acme/uuid/uuid.go:30 [vendored]"
+    );
+    assert_eq!(
+        text(relay(), json!({"operation":"callers","symbol":"uuid.New"})),
+        "New (function) at vendor/github.com/acme/uuid/uuid.go:30 [vendored]\n\nCallers:\n  EventIngest.Ingest (method) at internal/service/event_ingest.go:42"
+    );
+}
+
+#[test]
+fn relay_glob_find() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"find","symbol":"*Issue*","kind":"interface"})
+        ),
+        "Found 4 symbols matching \"*Issue*\":
+  IssueStore (interface) at internal/model/issue.go:155
+  IssueReader (interface) at internal/model/issue_access.go:7
+  IssueWriter (interface) at internal/model/issue_access.go:15
+  IssueReadWriter (interface) at internal/model/issue_access.go:25"
+    );
+}
+
+#[test]
+fn relay_fifteen_result_cap() {
+    let out = relay()
+        .call(&json!({"operation":"find","symbol":"*","kind":"method"}))
+        .unwrap();
+    let lines: Vec<&str> = out.text.lines().collect();
+    assert_eq!(lines.len(), 17, "{}", out.text);
+    assert_eq!(lines[0], "Found 156 symbols matching \"*\":");
+    assert_eq!(
+        lines[16],
+        "... and 141 more; add file=\"cmd/worker\" to narrow"
+    );
+    assert_eq!(out.findings.len(), 15);
+}
+
+#[test]
+fn relay_package_level_consts_vars_and_types() {
+    assert_eq!(
+        text(relay(), json!({"operation":"find","symbol":"IssueID"})),
+        "IssueID (type) at internal/model/issue.go:15\n  type IssueID int64\n  // IssueID uniquely identifies an issue within relay. It is the issue number"
+    );
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"find","symbol":"IssueStatusOpen"})
+        ),
+        "IssueStatusOpen (const) at internal/model/issue.go:23\n  const IssueStatusOpen Status = \"open\"\n  // IssueStatusOpen marks an issue that still needs work."
+    );
+    assert!(
+        text(relay(), json!({"operation":"find","symbol":"ErrNotFound"}))
+            .starts_with("ErrNotFound (var) at internal/model/issue.go:36\n  var ErrNotFound = errors.New(\"model: issue not found\")")
+    );
+    assert!(
+        text(relay(), json!({"operation":"find","symbol":"replanPolicy"}))
+            .starts_with("replanPolicy (var) at cmd/worker/main.go:31")
+    );
+}
+
+#[test]
+fn relay_qualified_names() {
+    let g = relay().graph().unwrap();
+    let qn = |q: SymbolQuery| {
+        let m = g.find(&q);
+        m.first().map(|m| m.symbol.qname.clone()).unwrap()
+    };
+    assert_eq!(
+        qn(SymbolQuery::new("IssueStore").kind(Kind::Interface)),
+        "example.com/relay/internal/model.IssueStore"
+    );
+    assert_eq!(
+        qn(SymbolQuery::new("Planner.Plan")),
+        "example.com/relay/internal/brain.Planner.Plan"
+    );
+    assert_eq!(qn(SymbolQuery::new("uuid.New")), "github.com/acme/uuid.New");
+    // Contains edges from types to methods, both receiver kinds.
+    let issue = g.find(&SymbolQuery::new("model.Issue").kind(Kind::Struct))[0].id;
+    let names: Vec<String> = g
+        .methods(issue)
+        .into_iter()
+        .map(|r| r.symbol.name)
+        .collect();
+    assert_eq!(names, ["IsOpen", "Close", "AddComment", "HasLabel"]);
+    assert!(g.edges_of_kind(EdgeKind::Contains).any(|e| e.from == issue));
+}
+
+// ---- ledger (Python) ----
+
+#[test]
+fn ledger_repository_subclasses_including_indirect() {
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"implementations","symbol":"Repository"})
+        ),
+        "Repository (class) at src/ledger/storage/base.py:14
+
+Subclasses:
+  InMemoryRepository (class) at src/ledger/storage/memory.py:15
+  SqlRepository (class) at src/ledger/storage/sql.py:72
+  PostgresRepository (class) at src/ledger/storage/postgres.py:16 (via SqlRepository)
+  FakeRepository (class) at tests/conftest.py:24 [test]"
+    );
+}
+
+#[test]
+fn ledger_super_calls() {
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"callees","symbol":"PostgresRepository.save"})
+        ),
+        "PostgresRepository.save (method) at src/ledger/storage/postgres.py:35
+
+Callees:
+  SqlRepository.atomic (method) at src/ledger/storage/sql.py:243, called at line 37
+  SqlRepository._write (method) at src/ledger/storage/sql.py:117, called at line 38
+  SqlRepository.save (method) at src/ledger/storage/sql.py:143, called at line 39"
+    );
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"callees","symbol":"ExcelCsvExporter.export"})
+        ),
+        "ExcelCsvExporter.export (method) at src/ledger/exporters/excel.py:27\n\nCallees:\n  CsvExporter.export (method) at src/ledger/exporters/csv_exporter.py:27, called at line 29"
+    );
+}
+
+#[test]
+fn ledger_callers_of_post_transaction() {
+    assert_eq!(
+        text(ledger(), json!({"operation":"callers","symbol":"LedgerService.post_transaction"})),
+        "LedgerService.post_transaction (method) at src/ledger/services/ledger_service.py:195
+
+Callers:
+  AuditedLedgerService.post_transaction (method) at src/ledger/services/audited.py:64
+  LedgerService.deposit (method) at src/ledger/services/ledger_service.py:145
+  LedgerService.withdraw (method) at src/ledger/services/ledger_service.py:166
+  LedgerService.transfer (method) at src/ledger/services/ledger_service.py:193
+  LedgerService.reverse_transaction (method) at src/ledger/services/ledger_service.py:238
+  PaymentService.record_payment (method) at src/ledger/services/payments.py:75
+  RefundService.process (method) at src/ledger/services/refunds.py:60
+  RecordingLedgerService.post_transaction (method) at tests/test_webhooks.py:30 [test]
+  test_post_transaction_rejects_unbalanced (function) at tests/test_ledger_service.py:52 [test] [inferred]"
+    );
+}
+
+#[test]
+fn ledger_calls_through_self_attributes_and_factories() {
+    // `self.repository.save(account)`: the attribute typed from `__init__`'s annotation.
+    let out = text(
+        ledger(),
+        json!({"operation":"callers","symbol":"Repository.save"}),
+    );
+    assert!(
+        out.contains(
+            "  LedgerService._apply_entries (method) at src/ledger/services/ledger_service.py:293\n"
+        ),
+        "{out}"
+    );
+    // `get_refund_service().process(refund)`: the factory's `-> RefundService`.
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"callers","symbol":"RefundService.process"})
+        ),
+        "RefundService.process (method) at src/ledger/services/refunds.py:31\n\nCallers:\n  handle_refund_created (function) at src/ledger/webhooks/handlers.py:64"
+    );
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"callers","symbol":"create_repository"})
+        ),
+        "create_repository (function) at src/ledger/storage/factory.py:11\n\nCallers:\n  configure (function) at src/ledger/services/provider.py:24"
+    );
+}
+
+#[test]
+fn ledger_definitions_methods_and_nested_classes() {
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"find","symbol":"SqlRepository._execute"})
+        ),
+        "SqlRepository._execute (method) at src/ledger/storage/sql.py:105\n  def _execute(self, statement: str, params: Sequence[Any] = ()) -> Any:\n  # Run one statement, retrying on lock timeouts."
+    );
+    assert!(
+        text(
+            ledger(),
+            json!({"operation":"find","symbol":"Settings.Config"})
+        )
+        .starts_with("Settings.Config (class) at src/ledger/config.py:54\n")
+    );
+    assert_eq!(
+        text(ledger(), json!({"operation":"find","symbol":"Handler"})),
+        "Found 3 symbols matching \"Handler\":
+  Handler (class) at src/ledger/api/routing.py:55
+  Handler (class) at src/ledger/tasks/worker.py:28
+  Handler (type) at src/ledger/webhooks/registry.py:19
+(6 more contain \"Handler\"; symbol=\"*Handler*\" lists them)"
+    );
+    // The `def flush():` inside a docstring is not a definition.
+    assert_eq!(
+        text(ledger(), json!({"operation":"find","symbol":"flush"})),
+        "No symbol \"flush\" found.\nTry: rg -n \"flush\" for text search (bash tool)."
+    );
+    let g = ledger().graph().unwrap();
+    let save = &g.find(&SymbolQuery::new("Repository.save"))[0].symbol;
+    assert_eq!(save.qname, "ledger.storage.base.Repository.save");
+    assert_eq!((save.line, save.kind), (27, Kind::Method));
+}
+
+#[test]
+fn ledger_generated_class_ranks_after_the_real_one() {
+    assert_eq!(
+        text(
+            ledger(),
+            json!({"operation":"find","symbol":"Transaction","kind":"class"})
+        ),
+        "Found 2 symbols matching \"Transaction\":
+  Transaction (class) at src/ledger/models/transaction.py:61
+  Transaction (class) at src/ledger/proto/ledger_pb2.py:414 [generated]
+(6 more contain \"Transaction\"; symbol=\"*Transaction*\" lists them)"
+    );
+}
+
+// ---- argument errors ----
+
+#[test]
+fn invalid_kind_lists_the_kinds() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"find","symbol":"Plan","kind":"func"})
+        ),
+        "Invalid kind \"func\". Supported kinds: function, method, struct, interface, class, type, const, var."
+    );
+}
+
+#[test]
+fn not_found_suggests_rg() {
+    let err = relay()
+        .call(&json!({"operation":"callers","symbol":"FooBar"}))
+        .unwrap_err();
+    assert!(matches!(err, ToolError::NotFound(_)));
+    assert_eq!(
+        err.to_string(),
+        "No symbol \"FooBar\" found.\nTry: rg -n \"FooBar\" for text search (bash tool)."
+    );
+}
+
+#[test]
+fn wrong_kind_for_the_operation() {
+    assert_eq!(
+        text(relay(), json!({"operation":"callers","symbol":"Issue"})),
+        "Issue is a struct (internal/model/issue.go:51), but callers works on a function or method. For a type, try operation=\"usages\" or \"methods\" with symbol=\"Issue\"."
+    );
+}
+
+#[test]
+fn argument_errors() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"callers","symbol":"Plan","depth":4})
+        ),
+        "Invalid arguments for `code`: `depth` must be from 1 to 3, got 4. It accepts `operation`, `symbol`, `kind?`, `file?`, `depth?`, `to?` (? = optional). Example: {\"operation\":\"callers\",\"symbol\":\"Planner.Plan\"}"
+    );
+    assert!(
+        text(
+            relay(),
+            json!({"operation":"trace","symbol":"HandleWebhook"})
+        )
+        .starts_with("Invalid arguments for `code`: trace needs `to`")
+    );
+    assert!(
+        text(relay(), json!({"operation":"search","symbol":"Plan"}))
+            .starts_with("Invalid arguments for `code`: unknown variant `search`, expected one of `find`, `callers`, `callees`, `implementations`, `methods`, `usages`, `trace`.")
+    );
+    assert!(
+        text(relay(), json!({"operation":"find","name":"Plan"}))
+            .starts_with("Invalid arguments for `code`: unknown field `name`")
+    );
+}
+
+#[test]
+fn resolve_api_for_the_local_engine() {
+    let g = relay().graph().unwrap();
+    match g.resolve(&SymbolQuery::new("Plan"), Role::Callable) {
+        explore_tools::code::Resolution::Ambiguous(c) => {
+            let locs: Vec<String> = c
+                .iter()
+                .map(|m| format!("{}:{}", m.symbol.path, m.symbol.line))
+                .collect();
+            assert_eq!(
+                locs,
+                [
+                    "internal/brain/planner.go:101",
+                    "internal/task/planner.go:42"
+                ]
+            );
+        }
+        other => panic!("expected ambiguity, got {other:?}"),
+    }
+}
+
+// ---- the index cache ----
+
+struct Repo {
+    dir: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |p: &str, s: &str| {
+            let path = dir.path().join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, s).unwrap();
+        };
+        w("go.mod", "module example.com/demo\n\ngo 1.22\n");
+        w(
+            "store/store.go",
+            "package store\n\n// Store keeps things.\ntype Store interface {\n\tGet(id int) string\n}\n",
+        );
+        w(
+            "mem/mem.go",
+            "package mem\n\ntype Mem struct{}\n\nfunc (m *Mem) Get(id int) string { return \"\" }\n\nfunc New() *Mem { return &Mem{} }\n",
+        );
+        w(
+            "app/app.go",
+            "package app\n\nimport \"example.com/demo/mem\"\n\nfunc Run() string {\n\tm := mem.New()\n\treturn m.Get(1)\n}\n",
+        );
+        w("tools/util.py", "def helper():\n    return 1\n");
+        Repo {
+            dir,
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, p: &str) -> PathBuf {
+        self.dir.path().join(p)
+    }
+
+    fn tool(&self) -> CodeTool {
+        CodeTool::new(
+            RepoRoot::new(self.dir.path()).unwrap(),
+            IndexOptions {
+                cache_dir: Some(self.cache.path().to_path_buf()),
+                ..Default::default()
+            },
+        )
+    }
+}
+
+#[test]
+fn cache_warm_load_parses_nothing() {
+    let repo = Repo::new();
+    let cold = repo.tool().index().unwrap();
+    assert_eq!(
+        (cold.files, cold.parsed, cold.reused, cold.from_cache),
+        (4, 4, 0, false)
+    );
+    let path = cold.cache_path.clone().unwrap();
+    assert!(path.starts_with(repo.cache.path()), "{}", path.display());
+    assert!(path.exists());
+
+    let warm_tool = repo.tool();
+    let warm = warm_tool.index().unwrap();
+    assert_eq!(
+        (
+            warm.files,
+            warm.parsed,
+            warm.rehashed,
+            warm.reused,
+            warm.from_cache
+        ),
+        (4, 0, 0, 4, true)
+    );
+    assert_eq!(warm.symbols, cold.symbols);
+    assert_eq!(warm.edges, cold.edges);
+    assert_eq!(
+        text(
+            &warm_tool,
+            json!({"operation":"callers","symbol":"Mem.Get"})
+        ),
+        "Mem.Get (method) at mem/mem.go:5\n\nCallers:\n  Run (function) at app/app.go:7"
+    );
+    assert_eq!(
+        text(
+            &warm_tool,
+            json!({"operation":"implementations","symbol":"Store"})
+        ),
+        "Store (interface) at store/store.go:4\n\nImplementations:\n  Mem (struct) at mem/mem.go:3"
+    );
+}
+
+#[test]
+fn cache_touched_file_is_hashed_and_changed_file_reparsed() {
+    let repo = Repo::new();
+    repo.tool().index().unwrap();
+
+    // Same content, new mtime: hashed, not parsed, graph unchanged.
+    let f = std::fs::File::options()
+        .write(true)
+        .open(repo.path("mem/mem.go"))
+        .unwrap();
+    f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5))
+        .unwrap();
+    drop(f);
+    let touched = repo.tool().index().unwrap();
+    assert_eq!(
+        (touched.parsed, touched.rehashed, touched.reused),
+        (0, 1, 3)
+    );
+
+    // New content: that one file is parsed again, and the graph shows the change.
+    std::fs::write(
+        repo.path("mem/mem.go"),
+        "package mem\n\ntype Mem struct{}\n\nfunc (m *Mem) Get(id int) string { return \"\" }\n\nfunc New() *Mem { return &Mem{} }\n\nfunc Extra() {}\n",
+    )
+    .unwrap();
+    let tool = repo.tool();
+    let changed = tool.index().unwrap();
+    assert_eq!(
+        (changed.parsed, changed.reused, changed.from_cache),
+        (1, 3, false)
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"find","symbol":"Extra"})),
+        "Extra (function) at mem/mem.go:9\n  func Extra() {}"
+    );
+
+    // A deleted file leaves the graph.
+    std::fs::remove_file(repo.path("tools/util.py")).unwrap();
+    let removed = repo.tool().index().unwrap();
+    assert_eq!(
+        (removed.files, removed.parsed, removed.from_cache),
+        (3, 0, false)
+    );
+}
+
+#[test]
+fn cache_corrupt_or_foreign_file_is_rebuilt() {
+    let repo = Repo::new();
+    let path = repo.tool().index().unwrap().cache_path.unwrap();
+    for garbage in [
+        b"not an index at all".to_vec(),
+        b"explore code index\n\x00\x00".to_vec(),
+        [b"explore code index\n".as_slice(), &999u32.to_le_bytes()].concat(),
+        {
+            let mut good = std::fs::read(&path).unwrap();
+            good.truncate(good.len() / 2);
+            good
+        },
+    ] {
+        std::fs::write(&path, &garbage).unwrap();
+        let tool = repo.tool();
+        let rebuilt = tool.index().unwrap();
+        assert_eq!(
+            (rebuilt.files, rebuilt.parsed, rebuilt.from_cache),
+            (4, 4, false)
+        );
+        assert_eq!(
+            text(&tool, json!({"operation":"find","symbol":"helper"})),
+            "helper (function) at tools/util.py:1\n  def helper():"
+        );
+        // And the rewritten cache is good again.
+        assert_eq!(repo.tool().index().unwrap().parsed, 0);
+    }
+}
+
+#[test]
+fn skipped_files_are_counted_by_reason() {
+    let repo = Repo::new();
+    std::fs::write(repo.path("blob.go"), b"package x\x00\x01\x02").unwrap();
+    std::fs::write(repo.path("latin1.py"), b"x = '\xe9t\xe9'\n").unwrap();
+    std::fs::write(repo.path("huge.py"), vec![b'#'; 2 * 1024 * 1024 + 1]).unwrap();
+    std::fs::write(repo.path("id_rsa_helper.py"), "def leaked():\n    pass\n").unwrap();
+    std::fs::write(repo.path(".gitignore"), "ignored/\n").unwrap();
+    std::fs::create_dir_all(repo.path("ignored")).unwrap();
+    std::fs::write(repo.path("ignored/x.py"), "def hidden_one():\n    pass\n").unwrap();
+    std::fs::create_dir_all(repo.path(".venv")).unwrap();
+    std::fs::write(repo.path(".venv/y.py"), "def hidden_two():\n    pass\n").unwrap();
+    let tool = repo.tool();
+    let stats = tool.index().unwrap();
+    assert_eq!(stats.files, 4);
+    let skipped: Vec<(&str, usize)> = stats
+        .skipped
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            ("binary", 1),
+            ("secret", 1),
+            ("too large", 1),
+            ("unparseable", 1)
+        ]
+    );
+    for name in ["leaked", "hidden_one", "hidden_two"] {
+        assert!(matches!(
+            tool.call(&json!({"operation":"find","symbol":name})),
+            Err(ToolError::NotFound(_))
+        ));
+    }
+    // Skipped files are remembered: a warm run reads none of them.
+    let warm = repo.tool().index().unwrap();
+    assert_eq!((warm.parsed, warm.from_cache), (0, true));
+    assert_eq!(warm.skipped, stats.skipped);
+}
