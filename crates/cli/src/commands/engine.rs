@@ -1,7 +1,8 @@
 //! Builds the policy the settings chose (a model behind an endpoint, or the local engine)
 //! and runs the agent loop on a small tokio runtime.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
+use explore_agent::local::LocalPolicy;
 use explore_agent::{EventSink, ExploreResult, LlmConfig, LlmPolicy, Policy, RunConfig};
 use explore_tools::{Registry, RegistryOptions, RepoRoot};
 
@@ -46,7 +47,8 @@ pub fn explore(
             run(&runtime, &registry, &mut policy, &config, sink)
         }
         ResolvedEngine::Local => {
-            bail!("the local engine is not available in this build yet; use `--engine llm`")
+            let mut policy = LocalPolicy::new(registry.clone());
+            run(&runtime, &registry, &mut policy, &config, sink)
         }
     }
 }

@@ -227,3 +227,219 @@ fn corrupt_index_is_rebuilt_and_still_hits() {
         assert_eq!(after["entries"][0][k], before["entries"][0][k], "{k}");
     }
 }
+
+fn ask(sb: &Sandbox, repo: &Path, session: &Path, extra: &[&str], query: &str) -> (i32, Value) {
+    let out = sb
+        .cmd()
+        .arg("-C")
+        .arg(repo)
+        .arg("--session")
+        .arg(session)
+        .args(["--engine", "local", "--json"])
+        .args(extra)
+        .arg(query)
+        .output()
+        .unwrap();
+    let doc = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(&out), stderr(&out)));
+    (out.status.code().unwrap(), doc)
+}
+
+/// A copy of the relay fixture's model package, small enough to edit in a test.
+fn relay_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = super::common::relay().join("internal/model");
+    let dst = dir.path().join("internal/model");
+    std::fs::create_dir_all(&dst).unwrap();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dst.join(entry.file_name())).unwrap();
+    }
+    std::fs::copy(
+        super::common::relay().join("go.mod"),
+        dir.path().join("go.mod"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn miss_then_hit_then_stale_after_an_edit_then_force_refresh() {
+    let sb = Sandbox::new();
+    let repo = relay_copy();
+    let session = tempfile::tempdir().unwrap();
+    let q = "where is IssueStore defined";
+
+    let (code, first) = ask(&sb, repo.path(), session.path(), &[], q);
+    assert_eq!(code, 0);
+    assert_eq!(first["_metadata"]["cache"], "miss");
+    assert_eq!(
+        first["relevant_files"][0]["path"],
+        "internal/model/issue.go"
+    );
+    let idx = index(session.path());
+    assert_eq!(idx["entries"].as_array().unwrap().len(), 1);
+    let entry = &idx["entries"][0];
+    assert_eq!(entry["angle"], "general");
+    assert_eq!(entry["file"], "explore-general.json");
+    assert_eq!(entry["file_count"], 1);
+    assert_eq!(
+        entry["source_hashes"]["internal/model/issue.go"],
+        hash(&repo.path().join("internal/model/issue.go"))
+    );
+    assert!(
+        session
+            .path()
+            .join("explorations/explore-general.json")
+            .is_file()
+    );
+
+    let (code, second) = ask(&sb, repo.path(), session.path(), &[], q);
+    assert_eq!(code, 0);
+    assert_eq!(second["_metadata"]["cache"], "hit");
+    assert_eq!(second["relevant_files"], first["relevant_files"]);
+    assert_eq!(
+        second["_metadata"]["timestamp"],
+        first["_metadata"]["timestamp"]
+    );
+
+    // An edit to a cited file: stale, explored again, and the new answer sees the edit.
+    let issue = repo.path().join("internal/model/issue.go");
+    let text = std::fs::read_to_string(&issue).unwrap();
+    std::fs::write(&issue, format!("// a new first line\n{text}")).unwrap();
+    let (code, third) = ask(&sb, repo.path(), session.path(), &[], q);
+    assert_eq!(code, 0);
+    assert_eq!(third["_metadata"]["cache"], "stale");
+    assert_eq!(
+        third["_metadata"]["cache_stale"],
+        "internal/model/issue.go changed since the entry was made"
+    );
+    assert_eq!(third["relevant_files"][0]["locations"][0]["line"], 156);
+
+    let (code, fourth) = ask(&sb, repo.path(), session.path(), &["--force-refresh"], q);
+    assert_eq!(code, 0);
+    assert_eq!(fourth["_metadata"]["cache"], "refresh");
+    assert_eq!(
+        index(session.path())["entries"].as_array().unwrap().len(),
+        1
+    );
+}
+
+#[test]
+fn missing_result_file_is_repaired() {
+    let sb = Sandbox::new();
+    let repo = relay_copy();
+    let session = tempfile::tempdir().unwrap();
+    let q = "where is IssueStore defined";
+    ask(&sb, repo.path(), session.path(), &[], q);
+    std::fs::remove_file(session.path().join("explorations/explore-general.json")).unwrap();
+    let (code, doc) = ask(&sb, repo.path(), session.path(), &[], q);
+    assert_eq!(code, 0);
+    assert_eq!(doc["_metadata"]["cache"], "stale");
+    assert_eq!(
+        doc["_metadata"]["cache_stale"],
+        "explore-general.json is missing"
+    );
+    assert!(
+        session
+            .path()
+            .join("explorations/explore-general.json")
+            .is_file()
+    );
+    assert_eq!(
+        index(session.path())["entries"].as_array().unwrap().len(),
+        1
+    );
+}
+
+#[test]
+fn not_found_is_not_cached() {
+    let sb = Sandbox::new();
+    let repo = relay_copy();
+    let session = tempfile::tempdir().unwrap();
+    let (code, doc) = ask(
+        &sb,
+        repo.path(),
+        session.path(),
+        &[],
+        "how does the flux capacitor reticulate splines",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(doc["_metadata"]["cache"], "miss");
+    assert!(
+        !session
+            .path()
+            .join("explorations/cache-index.json")
+            .exists()
+    );
+}
+
+#[test]
+fn concurrent_processes_lose_no_entry() {
+    let sb = Sandbox::new();
+    let repo = relay_copy();
+    let session = tempfile::tempdir().unwrap();
+    let questions = [
+        ("types", "where is IssueStore defined"),
+        ("ctor", "where is NewIssue defined"),
+        ("status", "where is Status defined"),
+        ("issue", "where is Issue defined"),
+        ("store-2", "where is IssueStore defined"),
+        ("ctor-2", "where is NewIssue defined"),
+    ];
+    let children: Vec<_> = questions
+        .iter()
+        .map(|(angle, q)| {
+            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("explore"));
+            let template = sb.cmd();
+            for (k, v) in template.get_envs() {
+                match v {
+                    Some(v) => cmd.env(k, v),
+                    None => cmd.env_remove(k),
+                };
+            }
+            cmd.arg("-C")
+                .arg(repo.path())
+                .arg("--session")
+                .arg(session.path())
+                .args(["--engine", "local", "--json", "--angle", angle, q])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    let idx = index(session.path());
+    let mut angles: Vec<&str> = idx["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["angle"].as_str().unwrap())
+        .collect();
+    angles.sort();
+    let mut want: Vec<&str> = questions.iter().map(|(a, _)| *a).collect();
+    want.sort();
+    assert_eq!(angles, want);
+    for (angle, q) in questions {
+        let text = std::fs::read_to_string(
+            session
+                .path()
+                .join(format!("explorations/explore-{angle}.json")),
+        )
+        .unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["query"], q);
+        assert_eq!(doc["angle"], angle);
+    }
+    // No temporary file left behind.
+    let leftovers: Vec<String> = std::fs::read_dir(session.path().join("explorations"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tmp"))
+        .collect();
+    assert_eq!(leftovers, Vec::<String>::new());
+}

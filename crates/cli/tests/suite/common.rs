@@ -20,6 +20,8 @@ const SCRUBBED: &[&str] = &[
     "CLICOLOR",
     "NO_COLOR",
     "RUST_LOG",
+    "EXPLORE_CACHE_DIR",
+    "XDG_CACHE_HOME",
 ];
 
 /// A temporary home with its own config directory.
@@ -64,7 +66,6 @@ impl Sandbox {
 }
 
 /// The Go fixture repository.
-#[allow(dead_code)]
 pub fn relay() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../evals/fixtures/relay")

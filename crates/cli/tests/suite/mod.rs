@@ -4,3 +4,5 @@ mod cache;
 mod common;
 mod config;
 mod misc;
+mod run;
+mod server;
