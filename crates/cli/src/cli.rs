@@ -165,6 +165,15 @@ Examples:
 Exit status: 0 on a result, 1 when the tool answered with an error (same text either way).")]
     Tool(ToolArgs),
 
+    /// Build or refresh the code index and print its stats.
+    #[command(after_help = "\
+Examples:
+  explore index
+  explore index -C ~/src/relay --json
+
+The cache lives outside the repository: $EXPLORE_CACHE_DIR, else $XDG_CACHE_HOME/explore.")]
+    Index(IndexArgs),
+
     /// Show the effective configuration and where each value came from.
     #[command(after_help = "\
 Sources, strongest first: flags, environment, .explore.toml in the repository, the user
@@ -189,6 +198,14 @@ Examples:
 Exit status: 0 every threshold met, 1 a threshold missed (the reason is the last line),
 2 a malformed suite or a bad option (the error names the file, case and field).")]
     Eval(EvalArgs),
+}
+
+/// `explore index`.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Print the stats as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `explore eval`.

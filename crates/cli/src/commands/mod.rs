@@ -5,6 +5,7 @@ mod completions;
 mod config;
 mod engine;
 mod eval;
+mod index;
 mod tool;
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use crate::settings::{self, ProcessEnv, Source, Sourced};
 pub fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Some(Command::Tool(args)) => tool::run(&cli.global, args),
+        Some(Command::Index(args)) => index::run(&cli.global, &args),
         Some(Command::Eval(args)) => eval::run(&cli.global, args),
         Some(Command::Config(args)) => {
             let repo = repo_sourced(cli.global.repo.as_deref())?;
