@@ -313,6 +313,8 @@ pub struct Checked {
     pub dropped: u32,
     /// Roles that were not in spec 004's list and were replaced by `context_only`.
     pub roles_replaced: u32,
+    /// Citations in the prose answer that no tool output backs.
+    pub answer_unbacked: Vec<UnbackedCite>,
 }
 
 /// Checks `submit`'s files against the evidence. `line_count` gives a file's length in
@@ -343,7 +345,7 @@ pub fn check_submission(
             out.dropped += 1 + f.locations.len() as u32;
             continue;
         }
-        let role = match Role::parse(f.role.trim()) {
+        let role = match Role::parse(&f.role.trim().to_lowercase().replace([' ', '-'], "_")) {
             Some(r) => r,
             None => {
                 out.complaints.push(format!(
@@ -406,6 +408,9 @@ pub fn check_submission(
             locations,
         });
     }
+    out.answer_unbacked = check_answer(&submitted.answer, evidence);
+    out.complaints
+        .extend(out.answer_unbacked.iter().map(|u| u.complaint.clone()));
     out
 }
 
@@ -456,5 +461,148 @@ mod tests {
         assert_eq!(r[0].role, Role::TypeDefinition);
         assert_eq!(r[0].locations[0].line, 7);
         assert_eq!(r[0].locations[0].end_line, Some(9));
+    }
+}
+
+/// File extensions that make a word in the answer a path citation even without a `/`.
+const CITED_EXTENSIONS: [&str; 18] = [
+    "go", "py", "rs", "md", "toml", "yaml", "yml", "json", "proto", "sql", "js", "ts", "txt",
+    "mod", "sum", "cfg", "ini", "sh",
+];
+
+/// A `path[:line[-end]]` the prose answer cites that the evidence does not back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnbackedCite {
+    /// The citation as written.
+    pub text: String,
+    /// What is wrong with it, for the model.
+    pub complaint: String,
+}
+
+/// The citations in `answer` that no tool output backs: paths no tool returned, lines no
+/// tool showed. A bare file name (`issue.go`) is backed when it names exactly one file
+/// the run saw.
+pub fn check_answer(answer: &str, evidence: &Evidence) -> Vec<UnbackedCite> {
+    let mut out: Vec<UnbackedCite> = Vec::new();
+    let separators = |c: char| c.is_whitespace() || ",;()[]{}\"'`<>*".contains(c);
+    for raw in answer.split(separators) {
+        let word = raw.trim_end_matches(['.', ':', '!', '?']);
+        if word.is_empty() || word.contains("://") || out.iter().any(|u| u.text == word) {
+            continue;
+        }
+        let (path, lines) = match word.split_once(':') {
+            Some((p, l)) => (p, Some(l)),
+            None => (word, None),
+        };
+        let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        let looks_like_path =
+            (path.contains('/') && path.contains('.')) || CITED_EXTENSIONS.contains(&ext);
+        if !looks_like_path || path.starts_with('@') {
+            continue;
+        }
+        let path = path.trim_start_matches("./");
+        let known = if evidence.file(path).is_some() {
+            Some(path.to_string())
+        } else {
+            let matches: Vec<&String> = evidence
+                .files
+                .keys()
+                .filter(|k| k.ends_with(&format!("/{path}")))
+                .collect();
+            (matches.len() == 1).then(|| matches[0].clone())
+        };
+        let Some(known) = known else {
+            out.push(UnbackedCite {
+                text: word.to_string(),
+                complaint: format!(
+                    "the answer cites `{word}`, a path no tool returned in this run; cite only paths a tool printed"
+                ),
+            });
+            continue;
+        };
+        let Some(lines) = lines else { continue };
+        let (a, b) = match lines.split_once('-') {
+            Some((a, b)) => (a.parse::<u32>().ok(), b.parse::<u32>().ok()),
+            None => (lines.parse::<u32>().ok(), lines.parse::<u32>().ok()),
+        };
+        if let (Some(a), Some(b)) = (a, b)
+            && !evidence.supports(&known, a, b.max(a))
+        {
+            out.push(UnbackedCite {
+                text: word.to_string(),
+                complaint: format!(
+                    "the answer cites `{word}`, lines no tool showed (shown of `{known}`: {}); cite lines you saw",
+                    evidence.shown(&known)
+                ),
+            });
+        }
+    }
+    out
+}
+
+/// `answer` with every unbacked citation marked `(unverified)`, so no invented path or
+/// line is printed as fact.
+pub fn mark_unverified(answer: &str, unbacked: &[UnbackedCite]) -> String {
+    let is_sep = |c: char| c.is_whitespace() || ",;()[]{}\"'`<>*".contains(c);
+    let mut out = String::with_capacity(answer.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let core = word.trim_end_matches(['.', ':', '!', '?']);
+        if !core.is_empty() && unbacked.iter().any(|u| u.text == core) {
+            let tail = &word[core.len()..];
+            out.push_str(core);
+            out.push_str(" (unverified)");
+            out.push_str(tail);
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in answer.chars() {
+        if is_sep(c) {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod answer_tests {
+    use super::*;
+
+    #[test]
+    fn answer_citations_are_checked() {
+        let mut e = Evidence::default();
+        e.add(
+            "read",
+            &[Finding::range("internal/model/issue.go", 150, 162)],
+        );
+        let bad = check_answer(
+            "IssueStore is at internal/model/issue.go:155-162 (see issue.go:155), not in internal/store/issue_store.go or internal/model/issue.go:40. See https://example.com/a.go, e.g. v1.2.",
+            &e,
+        );
+        let texts: Vec<&str> = bad.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "internal/store/issue_store.go",
+                "internal/model/issue.go:40"
+            ]
+        );
+        assert_eq!(
+            bad[1].complaint,
+            "the answer cites `internal/model/issue.go:40`, lines no tool showed (shown of `internal/model/issue.go`: lines 150-162); cite lines you saw"
+        );
+        assert_eq!(
+            mark_unverified(
+                "see internal/store/issue_store.go. Not internal/store/issue_store.gox",
+                &bad[..1]
+            ),
+            "see internal/store/issue_store.go (unverified). Not internal/store/issue_store.gox"
+        );
     }
 }

@@ -187,6 +187,8 @@ struct Run<'a> {
     messages: Vec<Message>,
     tool_msgs: Vec<ToolMsg>,
     evidence: Evidence,
+    /// Digests of every output seen, for outputs without findings.
+    digests: std::collections::HashSet<[u8; 32]>,
     doom: DoomDetector,
     usage: Usage,
     turns: u32,
@@ -223,6 +225,7 @@ impl<'a> Run<'a> {
             messages: Vec::new(),
             tool_msgs: Vec::new(),
             evidence: Evidence::default(),
+            digests: std::collections::HashSet::new(),
             doom: DoomDetector::default(),
             usage: Usage {
                 budget: config.budget,
@@ -683,11 +686,16 @@ impl<'a> Run<'a> {
         match outcome {
             Ok(ToolOutput { text, findings }) => {
                 let gain = self.evidence.add(&call.name, &findings);
+                // Outputs that carry no findings (a page of a cut output, `git log`,
+                // `wc -l`) cannot show new evidence; for them, new text is the gain.
+                let digest = blake3::hash(text.as_bytes());
+                let new_text = self.digests.insert(*digest.as_bytes());
+                let gained = gain.any() || (findings.is_empty() && new_text);
                 let text = self.cap_output(text);
                 self.emit_result(turn, call, true, &text);
                 self.push_tool(turn, call, &sig, text, findings, false);
-                self.doom.ran(turn, &sig, gain.any(), rerun)?;
-                Ok(gain.any())
+                self.doom.ran(turn, &sig, gained, rerun)?;
+                Ok(gained)
             }
             Err(e) => {
                 *self
@@ -933,6 +941,7 @@ impl<'a> Run<'a> {
                 let s = *s;
                 let checked = self.check(&s);
                 self.coverage(&mut extra, &checked);
+                let answer = evidence::mark_unverified(&s.answer, &checked.answer_unbacked);
                 let files = checked.files;
                 let stop = if files.is_empty() {
                     StopReason::NotFound
@@ -940,7 +949,7 @@ impl<'a> Run<'a> {
                     StopReason::Answered
                 };
                 let (patterns, deps) = self.known_only(s.patterns, s.dependencies, &mut extra);
-                (stop, s.answer, files, patterns, deps, s.external_refs)
+                (stop, answer, files, patterns, deps, s.external_refs)
             }
             End::Partial(reason) => {
                 // A submission that was sent back for repair is still the model's best
@@ -951,8 +960,9 @@ impl<'a> Run<'a> {
                     if !checked.files.is_empty() {
                         let (patterns, deps) =
                             self.known_only(s.patterns, s.dependencies, &mut extra);
+                        let answer = evidence::mark_unverified(&s.answer, &checked.answer_unbacked);
                         let files = checked.files;
-                        (reason, s.answer, files, patterns, deps, s.external_refs)
+                        (reason, answer, files, patterns, deps, s.external_refs)
                     } else {
                         let files = self.evidence.ranked(MAX_FALLBACK_FILES);
                         (
@@ -1059,6 +1069,7 @@ impl<'a> Run<'a> {
                 "dropped": checked.dropped,
                 "coverage": ratio,
                 "roles_replaced": checked.roles_replaced,
+                "answer_unbacked": checked.answer_unbacked.len(),
                 "complaints": checked.complaints,
             }),
         );
@@ -1142,6 +1153,9 @@ fn system_prompt(config: &RunConfig) -> String {
 /// The first user message: the question, the angle, the keywords, the limits.
 fn user_prompt(config: &RunConfig) -> String {
     let mut out = format!("Question: {}\nAngle: {}", config.query.trim(), config.angle);
+    if let Some(focus) = angle_focus(&config.angle) {
+        out.push_str(&format!(" (look for: {focus})"));
+    }
     if !config.keywords.is_empty() {
         out.push_str(&format!("\nKeywords: {}", config.keywords.join(", ")));
     }
@@ -1151,6 +1165,28 @@ fn user_prompt(config: &RunConfig) -> String {
         config.max_turns
     ));
     out
+}
+
+/// What each of spec 004's angles looks for, so the model searches with the right eyes.
+pub fn angle_focus(angle: &str) -> Option<&'static str> {
+    Some(match angle {
+        "architecture" => {
+            "layer boundaries, design patterns, component responsibilities, module hierarchy"
+        }
+        "dependencies" => {
+            "import chains, external libraries, shared utilities, version constraints"
+        }
+        "modularity" => "module interfaces, separation of concerns, coupling",
+        "integration-points" => "API endpoints, data flow between modules, events, webhooks",
+        "security" => "auth and permissions, input validation, sensitive data, middleware",
+        "auth-patterns" => "auth flows, sessions, token validation, permissions",
+        "dataflow" => "data transformations, state propagation, validation points, serialization",
+        "performance" => "bottlenecks, N+1 queries, blocking calls, caching",
+        "error-handling" => "error types, propagation, retries and recovery, logging",
+        "patterns" => "code conventions, design patterns in use, naming",
+        "testing" => "test files, test helpers and fixtures, mocks, coverage gaps",
+        _ => return None,
+    })
 }
 
 /// The note that opens the final turn.

@@ -193,7 +193,23 @@ pub fn parse_submit(args: &serde_json::Value) -> Result<SubmitArgs, String> {
             "Invalid arguments for `submit`: the arguments must be a JSON object with `answer` and `relevant_files`. Example: {SUBMIT_EXAMPLE}"
         ));
     }
-    serde_json::from_value(args.clone()).map_err(|e| {
+    // Some models send the arrays JSON-encoded inside a string; accept what we can read.
+    let mut args = args.clone();
+    if let Some(obj) = args.as_object_mut() {
+        for key in [
+            "relevant_files",
+            "patterns",
+            "dependencies",
+            "external_refs",
+        ] {
+            if let Some(serde_json::Value::String(text)) = obj.get(key)
+                && let Ok(v @ serde_json::Value::Array(_)) = serde_json::from_str(text)
+            {
+                obj.insert(key.to_string(), v);
+            }
+        }
+    }
+    serde_json::from_value(args).map_err(|e| {
         format!("Invalid arguments for `submit`: {e}. Send `answer` (string) and `relevant_files` (array of {{path, rationale, role, key_symbols?, locations?[{{line, end_line?, symbol?, kind?}}]}}), plus optional `patterns`, `dependencies`, `external_refs`. Example: {SUBMIT_EXAMPLE}")
     })
 }

@@ -154,3 +154,60 @@ async fn an_answer_citing_only_invented_files_is_not_found() {
     assert_eq!(result.relevant_files, vec![]);
     assert_eq!(result.metadata.relevant_file_count, 0);
 }
+
+#[tokio::test]
+async fn a_submission_with_json_encoded_arrays_and_loose_role_spelling_is_read() {
+    let files = json!([{"path": "internal/model/issue.go", "rationale": "declares IssueStore",
+        "role": "Type Definition", "locations": [{"line": 155}]}])
+    .to_string();
+    let server = server(vec![
+        read_issue_tail(),
+        reply(
+            &[(
+                "submit",
+                json!({"answer": "issue.go:155", "relevant_files": files}),
+            )],
+            Some((1300, 40)),
+        ),
+    ])
+    .await;
+    let result = run(&server, "where is IssueStore defined").await;
+    assert_eq!(result.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(result.relevant_files.len(), 1);
+    assert_eq!(
+        result.relevant_files[0].role,
+        explore_agent::Role::TypeDefinition
+    );
+    assert_eq!(json_of(&result)["_metadata"]["repair_rounds"], 0);
+}
+
+#[tokio::test]
+async fn paths_the_answer_invents_are_sent_back_then_marked_unverified() {
+    let submit = json!({
+        "answer": "IssueStore is at internal/model/issue.go:155; the Postgres one is in internal/store/pg.go:12.",
+        "relevant_files": [{"path": "internal/model/issue.go", "rationale": "declares IssueStore",
+            "role": "type_definition", "locations": [{"line": 155}]}]
+    });
+    let server = server(vec![
+        read_issue_tail(),
+        reply(&[("submit", submit.clone())], Some((1300, 40))),
+        reply(&[("submit", submit)], Some((1400, 40))),
+    ])
+    .await;
+    let result = run(&server, "where is IssueStore defined").await;
+    let bodies = bodies(&server).await;
+    let complaint = last_tool_messages(&bodies[2]).join("");
+    assert!(
+        complaint.starts_with("Not accepted: 1 problem with your answer:\n- the answer cites `internal/store/pg.go:12`, a path no tool returned in this run; cite only paths a tool printed\n"),
+        "{complaint}"
+    );
+    assert_eq!(result.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(
+        result.answer,
+        "IssueStore is at internal/model/issue.go:155; the Postgres one is in internal/store/pg.go:12 (unverified)."
+    );
+    assert_eq!(
+        json_of(&result)["_metadata"]["evidence_coverage"]["answer_unbacked"],
+        1
+    );
+}

@@ -76,7 +76,8 @@ async fn read_then_submit_gives_a_checked_answer() {
     let meta = json_of(&result)["_metadata"].clone();
     assert_eq!(
         meta["evidence_coverage"],
-        json!({"claims": 2, "cited": 2, "dropped": 0, "coverage": 1.0, "roles_replaced": 0, "complaints": []})
+        json!({"claims": 2, "cited": 2, "dropped": 0, "coverage": 1.0, "roles_replaced": 0,
+               "answer_unbacked": 0, "complaints": []})
     );
     assert_eq!(meta["doom_loop_events"], json!([]));
 
@@ -191,4 +192,6 @@ async fn a_cut_output_is_paged_with_read() {
     let paged = last_tool_messages(&bodies[2]).join("");
     assert!(paged.starts_with("@out/1: lines "), "{paged}");
     assert_eq!(json_of(&result)["_metadata"]["cut_outputs"], 1);
+    // Paging a cut output shows no findings, but new text: not a repeat.
+    assert_eq!(json_of(&result)["_metadata"]["doom_loop_events"], json!([]));
 }
