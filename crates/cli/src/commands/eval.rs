@@ -75,11 +75,19 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, String> {
             }
         }
     }
-    let mut skipped = Vec::new();
-    for s in &mut suites {
-        if let Some(f) = &args.filter {
+    if let Some(f) = &args.filter {
+        // A suite left without cases is not part of this run (its thresholds would fail
+        // on zero cases).
+        for s in &mut suites {
             s.cases.retain(|c| c.id.contains(f.as_str()));
         }
+        suites.retain(|s| !s.cases.is_empty());
+        if suites.is_empty() {
+            return Err(format!("--filter `{f}` matches no case"));
+        }
+    }
+    let mut skipped = Vec::new();
+    for s in &mut suites {
         let missing = s.cases.iter().find(|c| !c.repo.is_dir());
         match missing {
             Some(c) if s.skip_if_missing => {
@@ -107,11 +115,6 @@ fn prepare(args: &EvalArgs) -> Result<Prepared, String> {
             }
             None => skipped.push(None),
         }
-    }
-    if let Some(f) = &args.filter
-        && suites.iter().all(|s| s.cases.is_empty())
-    {
-        return Err(format!("--filter `{f}` matches no case"));
     }
     Ok(Prepared { suites, skipped })
 }

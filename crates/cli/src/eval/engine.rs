@@ -11,13 +11,15 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use explore_agent::event::NullSink;
+use explore_agent::local::LocalPolicy;
+use explore_agent::local::rank::LexIndex;
 use explore_agent::{ExploreResult, LlmConfig, LlmPolicy, RunConfig, explore};
 use explore_tools::{Registry, RegistryOptions, RepoRoot};
 
 use super::run::CaseRunner;
 use super::suite::{Case, Engine};
 
-type SharedIndex = Arc<Mutex<Option<Arc<()>>>>;
+type SharedIndex = Arc<Mutex<Option<Arc<LexIndex>>>>;
 
 /// Endpoint settings for LLM cases, read from the environment like the main command
 /// (`OPENAI_BASE_URL`, `EXPLORE_MODEL`, `OPENAI_API_KEY`).
@@ -155,9 +157,9 @@ impl CaseRunner for AgentRunner {
             .map_err(|e| format!("cannot start the async runtime: {e}"))?;
         let result = match self.engine_for(case) {
             Engine::Local => {
-                // The local engine lands in a later commit.
-                let _ = self.shared_index(&case.repo);
-                return Err("the local engine is not in this build yet".to_string());
+                let mut policy = LocalPolicy::new(registry.clone())
+                    .with_shared_index(self.shared_index(&case.repo));
+                rt.block_on(explore(&registry, &mut policy, &config, &NullSink))
             }
             Engine::Llm => {
                 let cfg = self.llm_config(case)?;
