@@ -8,5 +8,7 @@
 mod attacks;
 #[path = "bash/fixture.rs"]
 mod fixture;
+#[path = "bash/fuzz.rs"]
+mod fuzz;
 #[path = "bash/honest.rs"]
 mod honest;

@@ -164,6 +164,7 @@ pub fn vet(
     args: &[String],
     ctx: &Ctx<'_>,
     drivers: &[String],
+    git_bin: &str,
 ) -> Result<(Vec<String>, Env), Blocked> {
     let dotgit = ctx.root.path().join(".git");
     match std::fs::symlink_metadata(&dotgit) {
@@ -291,9 +292,9 @@ pub fn vet(
             continue;
         }
         // A positional: `rev:path`, an existing path, or a revision.
-        if let Some((_, p)) = a.split_once(':')
-            && let Some(name) = p.rsplit('/').next()
-            && secrets::secret_name_reason(name).is_some()
+        if a.contains(':')
+            && a.split([':', '/'])
+                .any(|piece| secrets::secret_name_reason(piece).is_some())
         {
             return Err(format!(
                 "`{}` names a file on the secrets list, which is never shown to the model",
@@ -312,6 +313,18 @@ pub fn vet(
             paths.push(a.clone());
         } else {
             revs.push(a.clone());
+        }
+    }
+    // A blob named by its id shows a file's contents without a path to check.
+    if matches!(sub.as_str(), "show" | "diff" | "log" | "grep") {
+        for r in &revs {
+            let hexish = r.len() >= 4 && r.chars().all(|c| c.is_ascii_hexdigit());
+            if hexish && object_type(git_bin, ctx, r).as_deref() == Some("blob") {
+                return Err(format!(
+                    "`{}` is a file's contents (a blob) named by id, which bypasses the path checks; use `git show REV:path`",
+                    escape_for_display(r)
+                ));
+            }
         }
     }
     match sub.as_str() {
@@ -362,6 +375,29 @@ pub fn vet(
         out.extend(paths);
     }
     Ok((out, env(ctx)))
+}
+
+/// `git cat-file -t REV`, run directly with the safe settings (it reads, never executes).
+fn object_type(git_bin: &str, ctx: &Ctx<'_>, rev: &str) -> Option<String> {
+    let out = Command::new(git_bin)
+        .env_clear()
+        .envs(env(ctx))
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .current_dir(ctx.root.path())
+        .args([
+            "-c",
+            "core.fsmonitor=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+        ])
+        .args(["cat-file", "-t", rev])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn unknown_sub(sub: &str) -> Blocked {

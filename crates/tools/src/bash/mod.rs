@@ -338,7 +338,7 @@ impl BashTool {
                 .ok_or("git is not installed here; use grep and find")?;
             let drivers =
                 git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
-            let (args, env) = git::vet(&words[1..], ctx, drivers)?;
+            let (args, env) = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
             let mut all_env: Vec<(String, String)> = Vec::new();
             policy::vet(&["true".to_string()], assigns, ctx)?;
             all_env.extend(assigns.iter().cloned());

@@ -252,6 +252,7 @@ pub fn unknown_program(name: &str) -> Blocked {
 /// The option table of `name`, or `None` when it has none of its own (find, git, xargs).
 pub fn program_spec(name: &str) -> Option<&'static Spec> {
     use A::*;
+    const DIFF_R: &str = "`diff -r` follows links inside the directories it walks; compare files one by one, or use `git diff`";
     const READ_MANY: &str = "reads a list of files from a file; pass the paths as arguments";
     static CAT: Spec = Spec {
         short: &[
@@ -1038,7 +1039,7 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ('u', No),
             ('q', No),
             ('s', No),
-            ('r', No),
+            ('r', Deny(DIFF_R)),
             ('N', No),
             ('i', No),
             ('w', No),
@@ -1063,7 +1064,7 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("unified", Val),
             ("brief", No),
             ("report-identical-files", No),
-            ("recursive", No),
+            ("recursive", Deny(DIFF_R)),
             ("new-file", No),
             ("ignore-case", No),
             ("ignore-all-space", No),
@@ -1421,6 +1422,8 @@ fn vet_positionals(
             for s in scripts {
                 scripts::check_sed(s)?;
             }
+            // GNU sed's own sandbox refuses e/w/r too: a second lock on the same door.
+            args.insert(0, "--sandbox".into());
             files
         }
         "awk" => {

@@ -256,6 +256,9 @@ pub fn check_awk(prog: &str) -> Result<(), Blocked> {
                         in_print = true;
                         depth = 0;
                     }
+                    "ARGV" | "ARGC" => {
+                        return Err("awk `ARGV`/`ARGC` can change which files are read; pass the files as arguments".into());
+                    }
                     "close" | "fflush" => {}
                     _ => {}
                 }

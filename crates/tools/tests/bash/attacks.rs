@@ -265,7 +265,7 @@ const BLOCKED: &[(&str, &str)] = &[
     ("rg --ignore-file=/etc/passwd x", "ignore files"),
     ("rg -f ../outside/sentinel.txt .", "`..`"),
     ("diff go.mod /etc/passwd", "absolute path"),
-    ("diff -r . ../outside", "`..`"),
+    ("diff go.mod ../outside/sentinel.txt", "`..`"),
     ("tail -f go.mod", "waits forever"),
     ("tree -l", "tree -l"),
     ("nl /etc/passwd", "absolute path"),
@@ -287,6 +287,13 @@ const BLOCKED: &[(&str, &str)] = &[
     ("git grep API_KEY -- .env", "masked"),
     ("git ls-files ../", "`..`"),
     ("git log -- /etc/passwd", "absolute path"),
+    ("git show :0:.env", "secrets list"),
+    ("git show HEAD^{tree}:certs/server.key", "secrets list"),
+    ("diff -r docs internal", "diff -r"),
+    (
+        "awk 'BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}'",
+        "ARGV",
+    ),
 ];
 
 #[test]
@@ -460,4 +467,33 @@ fn a_glob_match_that_looks_like_an_option_stays_a_file_name() {
     assert_eq!(f.tool.check("cat *").unwrap(), vec!["cat".to_string()]);
     let out = f.run("head -1 *sh").unwrap();
     assert_eq!(out.text, "option-named file\n");
+}
+
+#[test]
+fn a_secret_blob_named_by_id_is_refused() {
+    let f = Fixture::new();
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD:.env"])
+        .current_dir(f.root.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    let sha = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert_eq!(sha.len(), 40);
+    for cmd in [
+        format!("git show {sha}"),
+        format!("git show {}", &sha[..8]),
+        format!("git diff {sha} {sha}"),
+    ] {
+        let err = f.run(&cmd).unwrap_err().to_string();
+        assert!(err.starts_with("Command blocked: `"), "{err}");
+        assert!(err.contains("(a blob) named by id"), "{err}");
+    }
+    // Commits named by id still work.
+    let head = f.ok("git rev-parse HEAD");
+    assert_eq!(
+        f.ok(&format!("git show -s --format=%s {}", head.trim())),
+        "initial import\n"
+    );
 }
