@@ -776,7 +776,8 @@ impl<'a> Run<'a> {
         {
             self.metrics.invalid_kinds += 1;
         }
-        if text.to_lowercase().contains("ambiguous") {
+        // The code tool lists candidates as `Multiple methods named "Plan":`.
+        if text.starts_with("Multiple ") || text.to_lowercase().contains("ambiguous") {
             self.metrics.ambiguous_resolves += 1;
         }
         if op == "trace" {
