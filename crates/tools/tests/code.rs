@@ -792,3 +792,29 @@ fn skipped_files_are_counted_by_reason() {
     assert_eq!((warm.parsed, warm.from_cache), (0, true));
     assert_eq!(warm.skipped, stats.skipped);
 }
+
+#[test]
+fn callers_through_interfaces_and_base_classes() {
+    assert_eq!(
+        text(
+            relay(),
+            json!({"operation":"callers","symbol":"issueStore.List"})
+        ),
+        "issueStore.List (method) at internal/store/issue.go:101
+
+Callers: none direct.
+Through IssueStore.List (method at internal/model/issue.go:161), which may dispatch here:
+  Planner.Plan (method) at internal/brain/planner.go:105
+  ReadThrough.List (method) at internal/store/cache/readthrough.go:61
+Through IssueReader.List (method at internal/model/issue_access.go:11), which may dispatch here:
+  Handler.listIssues (method) at internal/httpapi/handler.go:69"
+    );
+    let out = text(
+        ledger(),
+        json!({"operation":"callers","symbol":"SqlRepository.save"}),
+    );
+    assert!(
+        out.starts_with("SqlRepository.save (method) at src/ledger/storage/sql.py:143\n\nCallers:\n  PostgresRepository.save (method) at src/ledger/storage/postgres.py:39\nThrough Repository.save (method at src/ledger/storage/base.py:27), which may dispatch here:\n  LedgerService.ensure_system_accounts (method) at src/ledger/services/ledger_service.py:63\n"),
+        "{out}"
+    );
+}

@@ -172,6 +172,11 @@ impl CodeGraph {
         query::methods(self.store(), id)
     }
 
+    /// The interface or base-class methods a method implements or overrides.
+    pub fn dispatch_parents(&self, id: SymbolId) -> Vec<Related> {
+        query::dispatch_parents(self.store(), id)
+    }
+
     /// Functions whose parameters or results name the type.
     pub fn usages(&self, id: SymbolId) -> Vec<Related> {
         query::usages(self.store(), id)

@@ -503,6 +503,43 @@ pub fn methods(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
     out
 }
 
+/// The methods a method stands in for when called through an abstraction: the
+/// same-named method of each interface its type satisfies (Go) or of each ancestor class
+/// (Python). Callers of those may reach this method at run time.
+pub fn dispatch_parents(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
+    let Some(me) = store.symbol(id) else {
+        return Vec::new();
+    };
+    let Some(owner) = store
+        .edges_in(id, EdgeKind::Contains, 1)
+        .edges
+        .first()
+        .map(|e| e.from)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut seen = HashSet::from([owner]);
+    let mut queue = VecDeque::from([owner]);
+    while let Some(t) = queue.pop_front() {
+        for e in store.edges_out(t, EdgeKind::Implements, usize::MAX).edges {
+            if !seen.insert(e.to) {
+                continue;
+            }
+            queue.push_back(e.to);
+            for m in store.edges_out(e.to, EdgeKind::Contains, usize::MAX).edges {
+                if let Some(r) = related(store, m.to, None)
+                    && r.symbol.name == me.name
+                {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    rank_related(&mut out);
+    out
+}
+
 /// Functions and methods whose parameters or results name the type.
 pub fn usages(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
     let mut out: Vec<Related> = store

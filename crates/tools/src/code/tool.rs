@@ -458,7 +458,13 @@ fn relation(
                 query::callees(store, m.id, depth)
             };
             let title = if up { "Callers" } else { "Callees" };
-            if walk.hops.is_empty() {
+            let mut through = Vec::new();
+            if up {
+                through_parents(store, m.id, walk.hops.len(), &mut through, &mut findings);
+            }
+            if walk.hops.is_empty() && !through.is_empty() {
+                lines.push(format!("{title}: none direct."));
+            } else if walk.hops.is_empty() {
                 lines.push(format!(
                     "{title}: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"{}(\" with the bash tool.",
                     quote(&s.name)
@@ -485,6 +491,7 @@ fn relation(
                     lines.push(format!("... and {} more{hint}", walk.total - MAX_RESULTS));
                 }
             }
+            lines.extend(through);
         }
         Operation::Implementations => {
             let (title, list) = if matches!(s.kind, Kind::Interface | Kind::Class) {
@@ -520,6 +527,41 @@ fn relation(
         text: lines.join("\n"),
         findings,
     })
+}
+
+/// Callers that reach the method through an interface or a base class: at most a few
+/// lines, within the overall cap.
+fn through_parents(
+    store: &dyn GraphStore,
+    id: SymbolId,
+    shown: usize,
+    lines: &mut Vec<String>,
+    findings: &mut Vec<Finding>,
+) {
+    let mut budget = MAX_RESULTS.saturating_sub(shown.min(MAX_RESULTS)).max(3);
+    for parent in query::dispatch_parents(store, id).iter().take(3) {
+        let walk = query::callers(store, parent.id, 1);
+        if walk.hops.is_empty() || budget == 0 {
+            continue;
+        }
+        lines.push(format!(
+            "Through {} ({} at {}:{}), which may dispatch here:",
+            parent.symbol.display, parent.symbol.kind, parent.symbol.path, parent.symbol.line
+        ));
+        findings.push(def_finding(&parent.symbol));
+        let n = walk.hops.len().min(budget).min(5);
+        for hop in &walk.hops[..n] {
+            lines.push(hop_line(hop, true, &parent.symbol, findings));
+        }
+        if walk.total > n {
+            lines.push(format!(
+                "  ... and {} more; operation=\"callers\" symbol=\"{}\" lists them",
+                walk.total - n,
+                parent.symbol.display
+            ));
+        }
+        budget -= n;
+    }
 }
 
 fn hop_line(hop: &Hop, up: bool, parent: &Symbol, findings: &mut Vec<Finding>) -> String {
