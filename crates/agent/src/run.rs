@@ -189,6 +189,8 @@ struct Run<'a> {
     evidence: Evidence,
     /// Digests of every output seen, for outputs without findings.
     digests: std::collections::HashSet<[u8; 32]>,
+    /// Every tool call id used so far.
+    call_ids: std::collections::HashSet<String>,
     doom: DoomDetector,
     usage: Usage,
     turns: u32,
@@ -226,6 +228,7 @@ impl<'a> Run<'a> {
             tool_msgs: Vec::new(),
             evidence: Evidence::default(),
             digests: std::collections::HashSet::new(),
+            call_ids: std::collections::HashSet::new(),
             doom: DoomDetector::default(),
             usage: Usage {
                 budget: config.budget,
@@ -341,7 +344,7 @@ impl<'a> Run<'a> {
             };
             let answer = policy.next_turn(request).await;
             self.turns = turn;
-            let reply = match answer {
+            let mut reply = match answer {
                 Ok(t) => t,
                 Err(PolicyError::Config(m)) => return Err(RunError::Config(m)),
                 Err(PolicyError::Provider(m)) => {
@@ -387,6 +390,14 @@ impl<'a> Run<'a> {
 
             if let Some(c) = &reply.content {
                 self.last_prose = Some(c.clone());
+            }
+            // Some local servers send empty or repeated call ids; each tool message must
+            // answer exactly one call, so make them unique (deterministically, for replay).
+            for (i, call) in reply.tool_calls.iter_mut().enumerate() {
+                if call.id.trim().is_empty() || !self.call_ids.insert(call.id.clone()) {
+                    call.id = format!("call_{turn}_{i}");
+                    self.call_ids.insert(call.id.clone());
+                }
             }
             self.messages.push(Message::Assistant {
                 content: reply.content.clone(),

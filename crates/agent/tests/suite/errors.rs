@@ -113,3 +113,36 @@ async fn a_turn_without_tool_calls_is_nudged() {
         "You called no tool. Answer by calling `submit` (cite only files and lines the tools showed you), or call a tool to keep looking."
     );
 }
+
+#[tokio::test]
+async fn repeated_call_ids_from_a_local_server_are_made_unique() {
+    let body = |calls: serde_json::Value| {
+        wiremock::ResponseTemplate::new(200).set_body_json(json!({
+            "choices": [{"message": {"role": "assistant", "content": null, "tool_calls": calls}}],
+            "usage": {"prompt_tokens": 900, "completion_tokens": 30}
+        }))
+    };
+    let server = server(vec![
+        body(json!([
+            {"id": "call_0", "type": "function", "function": {"name": "tree", "arguments": "{\"path\":\"internal/retry\"}"}},
+            {"id": "call_0", "type": "function", "function": {"name": "read", "arguments": "{\"file\":\"internal/retry/retry.go\",\"start_line\":93,\"num_lines\":5}"}}
+        ])),
+        body(json!([
+            {"id": "", "type": "function", "function": {"name": "submit", "arguments": "{\"answer\":\"none\",\"relevant_files\":[]}"}}
+        ])),
+    ])
+    .await;
+    let result = run(&server, "where is retry logic").await;
+    assert_eq!(result.metadata.stop_reason, StopReason::NotFound);
+    let bodies = bodies(&server).await;
+    let msgs = bodies[1]["messages"].as_array().unwrap();
+    let ids: Vec<&str> = msgs[2]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["call_0", "call_1_1"]);
+    assert_eq!(msgs[3]["tool_call_id"], "call_0");
+    assert_eq!(msgs[4]["tool_call_id"], "call_1_1");
+}
