@@ -24,17 +24,54 @@ pub struct PathClass {
     pub surface: bool,
 }
 
+/// What kind of file a concept question is after, from its words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Focus {
+    /// It asks about tests: they are not discounted.
+    pub tests: bool,
+    /// It asks for entry points ("entry point", "main", "where does it start").
+    pub entry: bool,
+    /// It asks about configuration.
+    pub config: bool,
+}
+
+impl Focus {
+    /// The focus of a question's stemmed terms.
+    pub fn of(terms: &[String]) -> Focus {
+        let has = |w: &str| terms.iter().any(|t| t == w);
+        Focus {
+            tests: has("test") || has("fixtur") || has("mock"),
+            entry: (has("entri") && (has("point") || has("main")))
+                || has("main")
+                || has("startup")
+                || (has("start") && !has("config")),
+            config: has("config")
+                || has("configur")
+                || has("setting")
+                || has("env")
+                || has("environ"),
+        }
+    }
+}
+
 impl PathClass {
     /// The factor a file's lexical score is multiplied by: first-party code counts in
     /// full, tests half (unless the question is about tests), vendored and generated code
-    /// a fifth.
-    pub fn discount(&self, want_tests: bool) -> f64 {
+    /// a fifth; entry points count triple for a question about entry points, configuration
+    /// double for one about configuration.
+    pub fn discount(&self, focus: Focus) -> f64 {
         let mut d = 1.0;
-        if self.test && !want_tests {
+        if self.test && !focus.tests {
             d *= 0.5;
         }
         if self.vendored || self.generated {
             d *= 0.2;
+        }
+        if focus.entry && self.entry && !self.test {
+            d *= 3.0;
+        }
+        if focus.config && self.config && !self.test {
+            d *= 2.0;
         }
         d
     }
@@ -220,13 +257,28 @@ mod tests {
 
     #[test]
     fn discounts() {
-        assert_eq!(classify("internal/model/issue.go").discount(false), 1.0);
+        let none = Focus::default();
+        let tests = Focus {
+            tests: true,
+            ..Focus::default()
+        };
+        assert_eq!(classify("internal/model/issue.go").discount(none), 1.0);
+        assert_eq!(classify("internal/model/issue_test.go").discount(none), 0.5);
         assert_eq!(
-            classify("internal/model/issue_test.go").discount(false),
-            0.5
+            classify("internal/model/issue_test.go").discount(tests),
+            1.0
         );
-        assert_eq!(classify("internal/model/issue_test.go").discount(true), 1.0);
-        assert_eq!(classify("internal/gen/issue.pb.go").discount(false), 0.2);
+        assert_eq!(classify("internal/gen/issue.pb.go").discount(none), 0.2);
+        let entry = Focus::of(&super::super::text::query_terms(
+            "what are the entry points",
+        ));
+        assert!(entry.entry && !entry.config && !entry.tests);
+        assert_eq!(classify("cmd/server/main.go").discount(entry), 3.0);
+        let config = Focus::of(&super::super::text::query_terms(
+            "where is the database URL configured",
+        ));
+        assert!(config.config && !config.entry);
+        assert_eq!(classify("internal/config/config.go").discount(config), 2.0);
         assert!(classify("internal/gen/issue.pb.go").secondary());
     }
 

@@ -24,6 +24,11 @@ pub struct Hit {
     /// The header the line was under (`Callers`), lower-cased, without the colon; `None`
     /// for lines before any header (the target).
     pub section: Option<String>,
+    /// Where it is called, for callees and trace hops: the path when printed (`None`
+    /// means the file of the symbol it was called from) and the line.
+    pub call_site: Option<CallSite>,
+    /// The graph guessed this call from the name alone (`[inferred]`).
+    pub inferred: bool,
 }
 
 /// What a `code` call answered.
@@ -40,34 +45,74 @@ pub enum CodeAnswer {
     Error(String),
 }
 
-/// Parses `path:line` at the end of a result line, with the text before it.
-fn split_location(line: &str) -> Option<(&str, String, u32)> {
-    let trimmed = line.trim_end().trim_end_matches([')', ',', '.', ';']);
-    // The last whitespace-separated token that looks like path:line.
-    let (before, token) = match trimmed.rfind([' ', '\t']) {
-        Some(i) => (&trimmed[..i], &trimmed[i + 1..]),
-        None => ("", trimmed),
-    };
-    let token = token.trim_start_matches('(');
+/// Parses a `path:line` token (a trailing `,` or `)` allowed).
+fn path_line(token: &str) -> Option<(String, u32)> {
+    let token = token
+        .trim_end_matches([',', ')', ';', '.'])
+        .trim_start_matches('(');
     let (path, num) = token.rsplit_once(':')?;
     let num = num.split('-').next().unwrap_or(num);
-    let line_no: u32 = num.parse().ok()?;
-    if path.is_empty() || !(path.contains('.') || path.contains('/')) || line_no == 0 {
+    let line: u32 = num.parse().ok()?;
+    if path.is_empty() || !(path.contains('.') || path.contains('/')) || line == 0 {
         return None;
     }
-    Some((before, path.to_string(), line_no))
+    Some((path.to_string(), line))
 }
 
-/// Reads `Name (kind)` (with an optional trailing ` at`) from the text before a location.
-fn split_name_kind(before: &str) -> (Option<String>, Option<String>) {
-    let mut s = before.trim();
-    for suffix in [" at", " in", " —", " -", ":"] {
-        if let Some(x) = s.strip_suffix(suffix) {
-            s = x.trim_end();
+/// Where a call happens: the path when printed (`None`: the caller's file) and the line.
+type CallSite = (Option<String>, u32);
+
+/// One result line: `Name (kind) at path:line[, called at line N | path:N][ tags]`.
+fn parse_line(line: &str) -> Option<(Hit, Option<CallSite>)> {
+    let mut body = line.trim();
+    body = body.trim_start_matches("->").trim_start();
+    let at = body.find(" at ")?;
+    let head = &body[..at];
+    let rest = &body[at + 4..];
+    let first = rest.split_whitespace().next()?;
+    let (path, line_no) = path_line(first)?;
+    let (name, kind) = split_name_kind(head);
+    let mut call_site = None;
+    if let Some(i) = rest.find("called at ") {
+        let after = &rest[i + "called at ".len()..];
+        let mut words = after.split_whitespace();
+        match words.next() {
+            Some("line") => {
+                if let Some(n) = words
+                    .next()
+                    .and_then(|n| n.trim_end_matches([',', ')']).parse().ok())
+                {
+                    call_site = Some((None, n));
+                }
+            }
+            Some(tok) => {
+                if let Some((p, n)) = path_line(tok) {
+                    call_site = Some((Some(p), n));
+                }
+            }
+            None => {}
         }
     }
-    let s = s
-        .trim_start_matches(['-', '*', '•', '└', '├', '─', ' '])
+    Some((
+        Hit {
+            name,
+            kind,
+            path,
+            line: line_no,
+            end_line: None,
+            section: None,
+            call_site: None,
+            inferred: rest.contains("[inferred]"),
+        },
+        call_site,
+    ))
+}
+
+/// Reads `Name (kind)` from the text before ` at `.
+fn split_name_kind(head: &str) -> (Option<String>, Option<String>) {
+    let s = head
+        .trim()
+        .trim_start_matches(['-', '*', '•', '>', ' '])
         .trim();
     let (name, kind) = match s.rfind(" (") {
         Some(i) if s.ends_with(')') => (
@@ -76,7 +121,6 @@ fn split_name_kind(before: &str) -> (Option<String>, Option<String>) {
         ),
         _ => (s.to_string(), None),
     };
-    // The name is the first token ("Plan (method)", "call Plan", "Orchestrator.Run").
     let name = name
         .split_whitespace()
         .last()
@@ -86,29 +130,38 @@ fn split_name_kind(before: &str) -> (Option<String>, Option<String>) {
     (name, kind)
 }
 
-/// The places a tool's text shows, each matched to its finding for the range.
+/// The places a tool's text shows, each matched to its finding for the range. Notes in
+/// parentheses (`(also 1 in tests …)`, `(34 more contain …)`) and `... and N more` lines
+/// are not results.
 pub fn parse_hits(text: &str, findings: &[Finding]) -> Vec<Hit> {
     let mut hits = Vec::new();
     let mut section = None;
     for raw in text.lines() {
         let line = raw.trim();
-        if line.is_empty() {
+        if line.is_empty() || line.starts_with('(') || line.starts_with("...") {
             continue;
         }
-        match split_location(line) {
-            Some((before, path, line_no)) => {
-                let (name, kind) = split_name_kind(before);
+        // Headers end with a colon, even those that name a place ("Through
+        // LedgerService.post_transaction (method at …:195), which may dispatch here:").
+        if let Some(h) = line.strip_suffix(':') {
+            section = Some(h.trim().to_lowercase());
+            continue;
+        }
+        match parse_line(line) {
+            Some((mut hit, call_site)) => {
                 let finding = findings
                     .iter()
-                    .find(|f| f.path == path && f.line == Some(line_no));
-                hits.push(Hit {
-                    name: name.or_else(|| finding.and_then(|f| f.symbol.clone())),
-                    kind: kind.or_else(|| finding.and_then(|f| f.kind.clone())),
-                    path,
-                    line: line_no,
-                    end_line: finding.and_then(|f| f.end_line),
-                    section: section.clone(),
-                });
+                    .find(|f| f.path == hit.path && f.line == Some(hit.line));
+                if hit.name.is_none() {
+                    hit.name = finding.and_then(|f| f.symbol.clone());
+                }
+                if hit.kind.is_none() {
+                    hit.kind = finding.and_then(|f| f.kind.clone());
+                }
+                hit.end_line = finding.and_then(|f| f.end_line);
+                hit.section = section.clone();
+                hit.call_site = call_site;
+                hits.push(hit);
             }
             None => {
                 if let Some(h) = line.strip_suffix(':') {
@@ -129,6 +182,8 @@ pub fn parse_hits(text: &str, findings: &[Finding]) -> Vec<Hit> {
                     line: l,
                     end_line: f.end_line,
                     section: (i > 0).then(|| "results".to_string()),
+                    call_site: None,
+                    inferred: false,
                 });
             }
         }
@@ -138,32 +193,19 @@ pub fn parse_hits(text: &str, findings: &[Finding]) -> Vec<Hit> {
 
 /// Classifies a `code` result.
 pub fn read_code(content: &str, findings: &[Finding], is_error: bool) -> CodeAnswer {
-    let lower = content.to_lowercase();
+    let lower = content.trim_start().to_lowercase();
+    if lower.starts_with("no symbol") || (is_error && lower.starts_with("no call path")) {
+        return CodeAnswer::NotFound;
+    }
     let hits = parse_hits(content, findings);
-    let ambiguous = lower.contains("multiple ")
-        || lower.contains("ambiguous")
-        || lower.contains("to specify")
-        || lower.contains("narrow");
+    if lower.starts_with("multiple ") && hits.len() >= 2 {
+        return CodeAnswer::Ambiguous(hits);
+    }
     if is_error {
-        if ambiguous && hits.len() >= 2 {
-            return CodeAnswer::Ambiguous(hits);
-        }
-        if lower.starts_with("no symbol")
-            || lower.contains("not found")
-            || lower.contains("no match")
-        {
+        if lower.contains("not found") || lower.starts_with("no ") {
             return CodeAnswer::NotFound;
         }
         return CodeAnswer::Error(content.to_string());
-    }
-    if ambiguous && hits.len() >= 2 && findings.iter().all(|f| f.line.is_none()) {
-        return CodeAnswer::Ambiguous(hits);
-    }
-    if hits.is_empty() {
-        if lower.starts_with("no ") || lower.contains("not found") {
-            return CodeAnswer::NotFound;
-        }
-        return CodeAnswer::Hits(Vec::new());
     }
     CodeAnswer::Hits(hits)
 }
@@ -249,15 +291,67 @@ mod tests {
     }
 
     #[test]
-    fn locations_with_ranges_and_punctuation() {
-        assert_eq!(
-            split_location("Do (function) at internal/retry/retry.go:93-110"),
-            Some(("Do (function) at", "internal/retry/retry.go".into(), 93))
+    fn real_code_tool_lines() {
+        let (h, site) = parse_line(
+            "  Errorf (function) at internal/errs/errors.go:25, called at line 69 (+2 more calls)",
+        )
+        .unwrap();
+        assert_eq!(h.name.as_deref(), Some("Errorf"));
+        assert_eq!(h.kind.as_deref(), Some("function"));
+        assert_eq!((h.path.as_str(), h.line), ("internal/errs/errors.go", 25));
+        assert_eq!(site, Some((None, 69)));
+        let (h, site) = parse_line("  -> EventIngest.Ingest (method) at internal/service/event_ingest.go:40, called at internal/webhook/handler.go:95 [inferred]").unwrap();
+        assert_eq!(h.name.as_deref(), Some("EventIngest.Ingest"));
+        assert_eq!(h.line, 40);
+        assert_eq!(site, Some((Some("internal/webhook/handler.go".into()), 95)));
+        assert!(h.inferred);
+        let (h, _) =
+            parse_line("  fakeIssueStore (type) at internal/brain/planner_test.go:17 [test]")
+                .unwrap();
+        assert_eq!((h.kind.as_deref(), h.line), (Some("type"), 17));
+        assert_eq!(parse_line("Callers: none found."), None);
+    }
+
+    #[test]
+    fn headers_that_name_a_place_are_headers() {
+        let text = "A.post (method) at a.py:60\n\nCallers:\n  t (function) at tests/t.py:52 [test] [inferred]\nThrough B.post (method at b.py:195), which may dispatch here:\n  B.deposit (method) at b.py:145";
+        let h = parse_hits(text, &[]);
+        assert_eq!(h.len(), 3);
+        assert_eq!(h[2].name.as_deref(), Some("B.deposit"));
+        assert!(
+            h[2].section
+                .as_deref()
+                .unwrap()
+                .starts_with("through b.post")
         );
-        assert_eq!(split_location("no location here: 12"), None);
+        assert!(h[1].inferred);
+    }
+
+    #[test]
+    fn notes_are_not_results() {
+        let text = "Issue (struct) at internal/model/issue.go:51\n(also 1 in tests, vendored or generated code, e.g. Issue (struct) at internal/gen/issue.pb.go:60 [generated]; add file=\"x\" for it)\n\nUsed by (parameters or results):\n  Orchestrator.Run (method) at internal/brain/orchestrator.go:39\n... and 19 more";
+        let h = parse_hits(text, &[]);
+        assert_eq!(h.len(), 2);
         assert_eq!(
-            split_location("  call x (src/a.py:4)"),
-            Some(("  call x", "src/a.py".into(), 4))
+            h[1].section.as_deref(),
+            Some("used by (parameters or results)")
+        );
+    }
+
+    #[test]
+    fn ambiguity_is_not_an_error_in_the_real_tool() {
+        let text = "Multiple methods named \"Plan\":\n  Planner.Plan (method) at internal/brain/planner.go:101\n  TaskPlanner.Plan (method) at internal/task/planner.go:42\n\nAdd symbol=\"Planner.Plan\" or file=\"internal/brain\" to specify.";
+        let CodeAnswer::Ambiguous(c) = read_code(text, &[], false) else {
+            panic!()
+        };
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            read_code(
+                "No symbol \"X\" found.\nSimilar:\n  Y (function) at a.go:3",
+                &[],
+                true
+            ),
+            CodeAnswer::NotFound
         );
     }
 }

@@ -22,6 +22,7 @@
 //!    which the loop reports as `not_found`, when nothing passes the relevance threshold.
 
 pub mod classify;
+pub mod corpus;
 pub mod evidence;
 pub mod query;
 pub mod rank;
@@ -41,6 +42,14 @@ use evidence::{CodeAnswer, Hit};
 use query::{Intent, Query, SymbolRef};
 use rank::{Corpus, LexIndex};
 
+/// Most files a concept answer adds by following its best symbol's calls.
+const MAX_EXPANSION: usize = 4;
+/// A callee called from more places than this is a general helper, not part of the answer.
+const MAX_EXPANSION_CALLERS: usize = 3;
+
+/// The intent of a symbol question answered by ranking.
+static CONCEPT: Intent = Intent::Concept;
+
 /// The tool that ends a run.
 const SUBMIT: &str = "submit";
 
@@ -58,8 +67,13 @@ pub struct LocalPolicy {
     phase: Phase,
     found: Vec<Entry>,
     notes: Vec<String>,
-    /// The symbol question that found nothing, for the not-found answer.
-    missing_symbol: Option<String>,
+    /// Why a symbol question fell back to ranking ("No symbol `X` was found"), for the
+    /// answer.
+    fallback: Option<String>,
+    /// The `code` operations whose results were recorded.
+    ops: Vec<&'static str>,
+    /// A trace found no path and shows both ends instead.
+    no_path: bool,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -80,6 +94,13 @@ enum Purpose {
     Narrowed { op: &'static str, sym: SymbolRef },
     /// A `read` backing a concept answer's citations in one file.
     Read { file: ConceptFile },
+    /// The callees of a concept answer's best symbol.
+    Expand {
+        op: &'static str,
+        from: String,
+        path: String,
+        index: Arc<LexIndex>,
+    },
 }
 
 /// One file chosen by the concept ranking, with what it will cite if the read confirms.
@@ -125,8 +146,9 @@ struct Entry {
 
 impl LocalPolicy {
     /// A local engine over the registry's repository. The concept ranking's corpus comes
-    /// from the line scanner ([`scan`]) unless [`LocalPolicy::with_corpus`] gives another
-    /// source (the code graph).
+    /// from the registry's code graph ([`corpus::from_graph`]), or from the line scanner
+    /// ([`scan`]) when the graph has nothing, unless [`LocalPolicy::with_corpus`] gives
+    /// another source.
     pub fn new(registry: Registry) -> Self {
         Self {
             registry,
@@ -138,7 +160,9 @@ impl LocalPolicy {
             phase: Phase::Start,
             found: Vec::new(),
             notes: Vec::new(),
-            missing_symbol: None,
+            fallback: None,
+            ops: Vec::new(),
+            no_path: false,
         }
     }
 
@@ -170,7 +194,10 @@ impl LocalPolicy {
         }
         let corpus = match &self.corpus_source {
             Some(src) => src(),
-            None => scan::scan_repo(self.registry.root().path()),
+            None => match self.registry.code().graph() {
+                Ok(g) if !g.symbols().is_empty() => corpus::from_graph(&g),
+                _ => scan::scan_repo(self.registry.root().path()),
+            },
         };
         let idx = Arc::new(LexIndex::build(corpus));
         *guard = Some(idx.clone());
@@ -287,6 +314,14 @@ impl LocalPolicy {
                         self.on_read(file, &result.findings);
                     }
                 }
+                Purpose::Expand {
+                    op,
+                    from,
+                    path,
+                    index,
+                } => {
+                    self.on_expand(op, &from, &path, &index, &result);
+                }
             }
         }
         calls
@@ -303,7 +338,13 @@ impl LocalPolicy {
         match answer {
             CodeAnswer::Hits(hits) if !hits.is_empty() => {
                 let hits = if op == "find" {
-                    choose_definitions(sym, hits)
+                    let chosen = choose_definitions(sym, hits.clone());
+                    self.note_dropped(sym, &hits, &chosen);
+                    chosen
+                } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
+                    // Calls the graph guessed from a name alone are noise next to linked
+                    // ones.
+                    hits.into_iter().filter(|h| !h.inferred).collect()
                 } else {
                     hits
                 };
@@ -314,7 +355,8 @@ impl LocalPolicy {
                 let chosen = narrow(sym, &candidates);
                 if op == "find" {
                     // A find that lists several is an answer in itself.
-                    let hits = choose_definitions(sym, candidates);
+                    let hits = choose_definitions(sym, candidates.clone());
+                    self.note_dropped(sym, &candidates, &hits);
                     self.record(op, sym, hits);
                     return Vec::new();
                 }
@@ -392,9 +434,40 @@ impl LocalPolicy {
                 }
                 self.concept_fallback(query, sym)
             }
-            _ => {
+            other => {
                 if narrowed || !self.found.is_empty() {
                     return Vec::new();
+                }
+                if op == "trace"
+                    && other == CodeAnswer::NotFound
+                    && let Intent::Trace { from, to } = &query.intent
+                {
+                    // No linked path: show both ends, what the start calls and what
+                    // calls the target, so the gap (a registry, a decorator) is visible.
+                    self.no_path = true;
+                    self.notes.push(format!(
+                        "The call graph has no path from `{}` to `{}` (calls through registries, decorators, interfaces or function values are not linked); shown are what `{}` calls and what calls `{}`.",
+                        from.name, to.name, from.name, to.name
+                    ));
+                    let a = json!({"operation": "callees", "symbol": from.name});
+                    let b = json!({"operation": "callers", "symbol": to.name});
+                    let ca = self.call(
+                        "code",
+                        a,
+                        Some(Purpose::Code {
+                            op: "callees",
+                            sym: from.clone(),
+                        }),
+                    );
+                    let cb = self.call(
+                        "code",
+                        b,
+                        Some(Purpose::Code {
+                            op: "callers",
+                            sym: to.clone(),
+                        }),
+                    );
+                    return vec![ca, cb];
                 }
                 self.concept_fallback(query, sym)
             }
@@ -402,25 +475,58 @@ impl LocalPolicy {
     }
 
     fn concept_fallback(&mut self, query: &Query, sym: &SymbolRef) -> Vec<ToolCall> {
-        self.missing_symbol = Some(sym.name.clone());
+        if self.fallback.is_none() {
+            self.fallback = Some(format!("No symbol `{}` was found", sym.name));
+        }
         // Search by the symbol's words ("FrobnicateQuux" → frobnicate, quux) as well as
         // the rest of the question.
         let mut q = query.clone();
         for t in text::index_terms(&sym.name) {
             if !q.terms.contains(&t) {
                 q.terms.push(t);
+                q.weights.push(1.0);
             }
         }
         self.concept(&q)
     }
 
+    /// Says which same-named definitions an answer leaves out, and why.
+    fn note_dropped(&mut self, sym: &SymbolRef, all: &[Hit], chosen: &[Hit]) {
+        let leaf = sym.leaf();
+        for h in all {
+            let same = h.name.as_deref().and_then(|n| n.rsplit('.').next()) == Some(leaf);
+            let kept = chosen.iter().any(|c| c.path == h.path && c.line == h.line);
+            let class = classify::classify(&h.path);
+            if same && !kept && class.secondary() {
+                let why = if class.generated {
+                    "generated code"
+                } else if class.vendored {
+                    "vendored code"
+                } else {
+                    "test code"
+                };
+                self.notes.push(format!(
+                    "`{}` at {}:{} is {why}, not the answer.",
+                    h.name.as_deref().unwrap_or(leaf),
+                    h.path,
+                    h.line
+                ));
+            }
+        }
+    }
+
     /// Records the hits of a successful `code` call as entries.
     fn record(&mut self, op: &'static str, sym: &SymbolRef, hits: Vec<Hit>) {
+        self.ops.push(op);
         let target_name = hits
             .iter()
             .find(|h| h.section.is_none())
             .and_then(|h| h.name.clone())
             .unwrap_or_else(|| sym.name.clone());
+        let target_path = hits
+            .iter()
+            .find(|h| h.section.is_none())
+            .map(|h| h.path.clone());
         for (i, h) in hits.into_iter().enumerate() {
             let relation = match (&h.section, op) {
                 (None, "trace") => Relation::TraceHop,
@@ -433,9 +539,9 @@ impl LocalPolicy {
             let kind_txt = h.kind.clone().map(|k| format!("{k} ")).unwrap_or_default();
             let note = match relation {
                 Relation::Definition if op == "methods" && h.section.is_some() => {
-                    format!("method {shown} at line {}", h.line)
+                    format!("Method {shown} at line {}", h.line)
                 }
-                Relation::Definition => format!("defines {kind_txt}{shown} at line {}", h.line),
+                Relation::Definition => format!("Defines {kind_txt}{shown} at line {}", h.line),
                 Relation::Caller => {
                     if op == "usages" {
                         format!("{shown} uses {target_name} at line {}", h.line)
@@ -443,16 +549,46 @@ impl LocalPolicy {
                         format!("{shown} calls {target_name} at line {}", h.line)
                     }
                 }
-                Relation::Callee => format!("{target_name} calls {shown} (line {})", h.line),
+                Relation::Callee => format!(
+                    "Defines {kind_txt}{shown} at line {}, called by {target_name}",
+                    h.line
+                ),
                 Relation::Implementation => {
                     format!(
-                        "{kind_txt}{shown} implements {target_name}, at line {}",
+                        "{shown} ({}) implements {target_name}, at line {}",
+                        h.kind.as_deref().unwrap_or("type"),
                         h.line
                     )
                 }
-                Relation::TraceHop => format!("hop {shown} at line {}", h.line),
+                Relation::TraceHop => format!(
+                    "Hop {shown} ({}) at line {}",
+                    h.kind.as_deref().unwrap_or("symbol"),
+                    h.line
+                ),
                 Relation::Concept { .. } => format!("{shown} at line {}", h.line),
             };
+            // Callees and trace hops also say where they are called: cite the call site in
+            // the calling file.
+            if let Some((site_path, site_line)) = &h.call_site {
+                let path = site_path.clone().or_else(|| target_path.clone());
+                if let Some(path) = path {
+                    self.found.push(Entry {
+                        path,
+                        relation: if op == "trace" {
+                            Relation::TraceHop
+                        } else {
+                            Relation::Definition
+                        },
+                        name: None,
+                        kind: None,
+                        line: *site_line,
+                        end_line: None,
+                        note: format!("Calls {shown} at line {site_line}"),
+                        source: "code",
+                        target: Some(target_name.clone()),
+                    });
+                }
+            }
             self.found.push(Entry {
                 path: h.path,
                 relation,
@@ -471,7 +607,7 @@ impl LocalPolicy {
     fn concept(&mut self, query: &Query) -> Vec<ToolCall> {
         let idx = self.lex_index();
         let root = self.registry.root().path().to_path_buf();
-        let want_tests = query.terms.iter().any(|t| t == "test");
+        let focus = classify::Focus::of(&query.terms);
         let mut contents: HashMap<String, String> = HashMap::new();
         let mut content = |rel: &str| -> Option<HashMap<String, f64>> {
             let text = read_small(&root, rel)?;
@@ -479,7 +615,7 @@ impl LocalPolicy {
             contents.insert(rel.to_string(), text);
             Some(terms)
         };
-        let ranked = LexIndex::select(idx.rank(&query.terms, &mut content, want_tests));
+        let ranked = LexIndex::select(idx.rank(&query.terms, &query.weights, &mut content, focus));
         let corpus = idx.corpus();
         let mut calls = Vec::new();
         for (rank, r) in ranked.iter().enumerate() {
@@ -533,7 +669,104 @@ impl LocalPolicy {
             let args = json!({"file": path, "start_line": start, "num_lines": num});
             calls.push(self.call("read", args, Some(Purpose::Read { file })));
         }
+        // Follow the best file's best callable one step through the call graph. "How"
+        // follows it down: what it hands off to is part of the answer (the handler's
+        // signature check, router and ingest) even when those files do not repeat the
+        // question's words. Otherwise follow the most-used match up: who relies on it.
+        if let Some(top) = ranked.first() {
+            let callable =
+                |si: &&usize| matches!(corpus.symbols[**si].kind.as_str(), "function" | "method");
+            let how = query.raw.to_lowercase().starts_with("how");
+            let pick = if how {
+                top.symbols.iter().find(callable).copied()
+            } else {
+                top.symbols
+                    .iter()
+                    .filter(callable)
+                    .max_by_key(|&&si| (idx.callers_of(si), std::cmp::Reverse(si)))
+                    .copied()
+            };
+            if let Some(si) = pick {
+                let s = &corpus.symbols[si];
+                let op = if how { "callees" } else { "callers" };
+                let path = corpus.files[top.file].clone();
+                let args = json!({"operation": op, "symbol": s.display, "file": path});
+                let from = s.display.clone();
+                calls.push(self.call(
+                    "code",
+                    args,
+                    Some(Purpose::Expand {
+                        op,
+                        from,
+                        path,
+                        index: idx.clone(),
+                    }),
+                ));
+            }
+        }
         calls
+    }
+
+    /// Adds what a concept answer's best symbol leads to: its callers (first-party, in
+    /// other files), or its specific callees: first-party code in other files that few
+    /// others call (helpers called from everywhere, like an error constructor, say nothing
+    /// about this question).
+    fn on_expand(&mut self, op: &str, from: &str, path: &str, idx: &LexIndex, result: &ToolResult) {
+        let CodeAnswer::Hits(hits) =
+            evidence::read_code(&result.content, &result.findings, result.is_error)
+        else {
+            return;
+        };
+        let corpus = idx.corpus();
+        let mut added = 0;
+        for h in hits.iter().filter(|h| h.section.is_some()) {
+            if added >= MAX_EXPANSION || h.path == path || classify::classify(&h.path).secondary() {
+                continue;
+            }
+            let shown = h.name.clone().unwrap_or_default();
+            if op == "callers" {
+                self.found.push(Entry {
+                    path: h.path.clone(),
+                    relation: Relation::Caller,
+                    name: h.name.clone(),
+                    kind: h.kind.clone(),
+                    line: h.line,
+                    end_line: None,
+                    note: format!("{shown} calls {from} at line {}", h.line),
+                    source: "code",
+                    target: None,
+                });
+                added += 1;
+                continue;
+            }
+            let callers = corpus
+                .symbols
+                .iter()
+                .position(|s| corpus.files.get(s.file) == Some(&h.path) && s.line == h.line)
+                .map(|si| idx.callers_of(si));
+            if callers.is_none_or(|c| c > MAX_EXPANSION_CALLERS) {
+                continue;
+            }
+            let site = match h.call_site {
+                Some((None, l)) => format!(", called from {path}:{l}"),
+                _ => String::new(),
+            };
+            self.found.push(Entry {
+                path: h.path.clone(),
+                relation: Relation::Callee,
+                name: h.name.clone(),
+                kind: h.kind.clone(),
+                line: h.line,
+                end_line: h.end_line,
+                note: format!(
+                    "{from} hands off to {} {shown} here{site}",
+                    h.kind.as_deref().unwrap_or("symbol")
+                ),
+                source: "code",
+                target: None,
+            });
+            added += 1;
+        }
     }
 
     /// Keeps the citations a `read` confirmed.
@@ -557,9 +790,9 @@ impl LocalPolicy {
             }
             any = true;
             let what = match (&c.symbol, &c.kind) {
-                (Some(s), Some(k)) => format!("{k} {s} at line {}", c.line),
-                (Some(s), None) => format!("{s} at line {}", c.line),
-                _ => format!("matching text at line {}", c.line),
+                (Some(s), Some(k)) => format!("Defines {k} {s} at line {}", c.line),
+                (Some(s), None) => format!("Defines {s} at line {}", c.line),
+                _ => format!("Matching text at line {}", c.line),
             };
             self.found.push(Entry {
                 path: file.path.clone(),
@@ -581,7 +814,7 @@ impl LocalPolicy {
                 kind: None,
                 line: 0,
                 end_line: None,
-                note: format!("its path and contents match {terms}"),
+                note: format!("Its path and contents match {terms}"),
                 source: "read",
                 target: Some(terms),
             });
@@ -590,7 +823,7 @@ impl LocalPolicy {
 
     /// The arguments of the final `submit`.
     fn submission(&self, query: &Query) -> Value {
-        let files = group(&self.found, &query.intent);
+        let files = group(&self.found, self.effective_intent(query));
         let relevant: Vec<Value> = files
             .iter()
             .map(|f| {
@@ -608,11 +841,22 @@ impl LocalPolicy {
         json!({"answer": answer, "relevant_files": relevant})
     }
 
+    /// The intent the answer was found for: a symbol question that fell back to ranking
+    /// is answered as a concept question.
+    fn effective_intent<'q>(&self, query: &'q Query) -> &'q Intent {
+        if self.fallback.is_some() {
+            &CONCEPT
+        } else {
+            &query.intent
+        }
+    }
+
     fn answer_text(&self, query: &Query, files: &[Grouped]) -> String {
+        let intent = self.effective_intent(query);
         let mut parts: Vec<String> = Vec::new();
         if files.is_empty() {
-            let what = match &self.missing_symbol {
-                Some(s) => format!("No symbol `{s}` was found, and no file matches its words"),
+            let what = match &self.fallback {
+                Some(s) => format!("{s}, and no file matches the question's words"),
                 None if query.terms.is_empty() => {
                     "The question has no words to search for".to_string()
                 }
@@ -630,7 +874,7 @@ impl LocalPolicy {
             .symbol()
             .map(|s| s.name.clone())
             .unwrap_or_default();
-        match &query.intent {
+        match intent {
             Intent::Definition(_) => {
                 let defs: Vec<String> = files
                     .iter()
@@ -673,31 +917,38 @@ impl LocalPolicy {
                 let rels: Vec<String> = primary
                     .iter()
                     .filter(|e| {
-                        e.relation != Relation::Definition || query.intent.name() == "methods"
+                        e.name.is_some()
+                            && if intent.name() == "methods" {
+                                e.kind.as_deref() == Some("method")
+                            } else {
+                                e.relation != Relation::Definition
+                            }
                     })
                     .take(8)
                     .map(|e| format!("{} at {}", e.name.as_deref().unwrap_or("?"), cite(e)))
                     .collect();
                 let defs: Vec<String> = primary
                     .iter()
-                    .filter(|e| e.relation == Relation::Definition)
+                    .filter(|e| e.relation == Relation::Definition && e.name.is_some())
                     .map(|e| format!("`{}` at {}", e.name.as_deref().unwrap_or(&target), cite(e)))
                     .collect();
-                let verb = match query.intent.name() {
+                let verb = match intent.name() {
+                    "callers" if self.ops.contains(&"usages") => "Used by",
                     "callers" => "Called by",
                     "callees" => "Calls",
                     "implementations" => "Implemented by",
                     "methods" => "Methods",
+                    "trace" if self.no_path => "Both ends",
                     "trace" => "Path",
                     _ => "Related",
                 };
-                if !defs.is_empty() && query.intent.name() != "methods" {
+                if !defs.is_empty() && intent.name() != "methods" {
                     parts.push(format!("{}.", defs.join("; ")));
                 }
                 if rels.is_empty() {
                     parts.push(format!("{verb}: none found."));
                 } else {
-                    let sep = if query.intent.name() == "trace" {
+                    let sep = if intent.name() == "trace" && !self.no_path {
                         " -> "
                     } else {
                         "; "
@@ -706,11 +957,8 @@ impl LocalPolicy {
                 }
             }
         }
-        if let Some(s) = &self.missing_symbol {
-            parts.insert(
-                0,
-                format!("No symbol named `{s}`; these files match its words."),
-            );
+        if let Some(s) = &self.fallback {
+            parts.insert(0, format!("{s}; these files match the question's words."));
         }
         parts.extend(self.notes.iter().cloned());
         parts.join(" ")
@@ -766,7 +1014,9 @@ fn operation(intent: &Intent) -> &'static str {
 }
 
 fn section_relation(section: &str, op: &str) -> Relation {
-    if section.contains("caller") || section.contains("usage") || section.contains("used") {
+    if section.starts_with("call path") || section.contains("trace") || section.contains("hop") {
+        Relation::TraceHop
+    } else if section.contains("caller") || section.contains("usage") || section.contains("used") {
         Relation::Caller
     } else if section.contains("callee") || section.contains("calls") {
         Relation::Callee
@@ -882,6 +1132,7 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
                         Relation::Definition,
                     ) => 0,
                     (Intent::Definition(_) | Intent::Methods(_) | Intent::Callees(_), _) => 1,
+                    (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
                     (_, Relation::Definition) => 1,
                     _ => 0,
                 };
@@ -924,7 +1175,7 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
                 }
             }
         }
-        let mut rationale = capitalise(&notes.join("; "));
+        let mut rationale = notes.join("; ");
         if let Intent::Concept = intent
             && let Some(t) = f.entries.first().and_then(|e| e.target.clone())
             && !t.is_empty()
@@ -943,14 +1194,6 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
     }
     files.sort_by_key(|f| f.order);
     files
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
 }
 
 /// The `read` window covering the citations: from the first to the last cited line, at

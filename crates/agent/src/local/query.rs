@@ -94,7 +94,7 @@ impl SymbolRef {
 }
 
 /// A parsed question.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Query {
     /// The question as asked.
     pub raw: String,
@@ -103,6 +103,8 @@ pub struct Query {
     /// The content words, lower-cased and stemmed, for lexical ranking (also filled for
     /// symbol questions: it is the fallback when the symbol is not found).
     pub terms: Vec<String>,
+    /// How much each of `terms` counts (see [`text::ACTION_WEIGHT`]).
+    pub weights: Vec<f64>,
 }
 
 /// Parses a question.
@@ -110,8 +112,13 @@ pub fn parse(question: &str) -> Query {
     let raw = question.trim().to_string();
     let cleaned = normalise(&raw);
     let intent = classify(&cleaned);
-    let terms = text::query_terms(&raw);
-    Query { raw, intent, terms }
+    let (terms, weights) = text::query_terms_weighted(&raw).into_iter().unzip();
+    Query {
+        raw,
+        intent,
+        terms,
+        weights,
+    }
 }
 
 /// Lower-level view of the question: punctuation at the end gone, whitespace collapsed,

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::classify::{self, PathClass};
+use super::classify::{self, Focus, PathClass};
 use super::text;
 
 /// One symbol, as the code graph reports it.
@@ -74,8 +74,9 @@ pub const RELATIVE_CUTOFF: f64 = 0.3;
 /// question is answered `not_found`: a single term present in most files (idf < 0.7) is not
 /// an answer.
 pub const MIN_EVIDENCE: f64 = 1.0;
-/// Most files an answer lists.
-pub const MAX_FILES: usize = 8;
+/// Most files a concept answer lists from the ranking (the loop runs at most eight calls
+/// a turn: seven reads and one `code` call to follow the best symbol).
+pub const MAX_FILES: usize = 7;
 
 #[derive(Debug, Default, Clone)]
 struct FileFields {
@@ -99,6 +100,8 @@ pub struct LexIndex {
     /// File-level call graph: out-edges with weights.
     file_edges: Vec<Vec<(usize, f64)>>,
     classes: Vec<PathClass>,
+    /// Incoming edges per symbol, from first-party code.
+    in_degree: Vec<usize>,
 }
 
 /// A ranked file.
@@ -186,8 +189,24 @@ impl LexIndex {
             file_edges[a].push((b, w));
             file_edges[b].push((a, w * 0.5));
         }
-        let classes = corpus.files.iter().map(|p| classify::classify(p)).collect();
+        let classes: Vec<PathClass> = corpus.files.iter().map(|p| classify::classify(p)).collect();
+        // Callers from tests, vendored and generated code do not make a symbol central.
+        let mut in_degree = vec![0; corpus.symbols.len()];
+        for &(a, b) in &corpus.edges {
+            let from_real = corpus
+                .symbols
+                .get(a)
+                .and_then(|s| classes.get(s.file))
+                .is_some_and(|c: &PathClass| !c.secondary());
+            if a != b
+                && from_real
+                && let Some(d) = in_degree.get_mut(b)
+            {
+                *d += 1;
+            }
+        }
         Self {
+            in_degree,
             corpus,
             fields,
             df,
@@ -242,12 +261,14 @@ impl LexIndex {
         &self,
         f: usize,
         terms: &[String],
+        weights: &[f64],
         content: Option<&HashMap<String, f64>>,
     ) -> (f64, Vec<String>, f64) {
         let mut score = 0.0;
         let mut matched = Vec::new();
         let mut evidence = 0.0;
-        for t in terms {
+        for (i, t) in terms.iter().enumerate() {
+            let tw = weights.get(i).copied().unwrap_or(1.0);
             let mut best = 0.0;
             let mut via = None;
             let forms = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
@@ -262,9 +283,9 @@ impl LexIndex {
                 }
             }
             if let Some((form, weight)) = via {
-                score += best;
+                score += tw * best;
                 matched.push(t.clone());
-                evidence += weight * self.idf(form);
+                evidence += tw * weight * self.idf(form);
             }
         }
         (score, matched, evidence)
@@ -275,6 +296,26 @@ impl LexIndex {
     pub fn symbol_score(&self, si: usize, terms: &[String]) -> f64 {
         let Some(s) = self.corpus.symbols.get(si) else {
             return 0.0;
+        };
+        // In a file whose path matches ("retry/retry.go"), names need not repeat the
+        // topic: there the symbols the rest of the code calls most are the file's API.
+        let path_idf = self
+            .fields
+            .get(s.file)
+            .map(|f| {
+                terms
+                    .iter()
+                    .filter(|t| f.path.contains_key(*t))
+                    .map(|t| self.idf(t))
+                    .fold(0.0, f64::max)
+            })
+            .unwrap_or(0.0);
+        let callers = self.in_degree.get(si).copied().unwrap_or(0) as f64;
+        let structural = 0.3 * path_idf * (1.0 + callers).ln();
+        let kind_factor = if matches!(s.kind.as_str(), "const" | "var") {
+            0.6
+        } else {
+            1.0
         };
         let name = text::index_terms(&s.name);
         let doc = text::index_terms(&s.doc);
@@ -292,17 +333,23 @@ impl LexIndex {
             }
             score += best;
         }
-        score
+        (score + structural) * kind_factor
+    }
+
+    /// How many other first-party symbols call, use or implement symbol `si`.
+    pub fn callers_of(&self, si: usize) -> usize {
+        self.in_degree.get(si).copied().unwrap_or(0)
     }
 
     /// Ranks files for the question terms. `content` gives the term counts of a file's
-    /// text for the shortlist (return `None` to skip a file's content). `allow` tells
-    /// which path classes are not discounted (tests when the question is about tests).
+    /// text for the shortlist (return `None` to skip a file's content). `focus` says which
+    /// path classes the question is after (see [`PathClass::discount`]).
     pub fn rank(
         &self,
         terms: &[String],
+        weights: &[f64],
         content: &mut dyn FnMut(&str) -> Option<HashMap<String, f64>>,
-        want_tests: bool,
+        focus: Focus,
     ) -> Vec<RankedFile> {
         if terms.is_empty() || self.corpus.files.is_empty() {
             return Vec::new();
@@ -310,7 +357,7 @@ impl LexIndex {
         // Stage 1: metadata only, every file.
         let mut first: Vec<(usize, f64)> = (0..self.corpus.files.len())
             .filter_map(|f| {
-                let (s, _, _) = self.score_file(f, terms, None);
+                let (s, _, _) = self.score_file(f, terms, weights, None);
                 (s > 0.0).then_some((f, s))
             })
             .collect();
@@ -320,8 +367,8 @@ impl LexIndex {
         let mut lex: HashMap<usize, (f64, Vec<String>, f64)> = HashMap::new();
         for &(f, _) in &first {
             let c = content(&self.corpus.files[f]);
-            let (s, m, e) = self.score_file(f, terms, c.as_ref());
-            let s = s * self.classes[f].discount(want_tests);
+            let (s, m, e) = self.score_file(f, terms, weights, c.as_ref());
+            let s = s * self.classes[f].discount(focus);
             lex.insert(f, (s, m, e));
         }
         let top_lex = lex.values().map(|x| x.0).fold(0.0, f64::max);
@@ -342,7 +389,7 @@ impl LexIndex {
                     0.0
                 };
                 let score =
-                    s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(want_tests);
+                    s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(focus).min(1.0);
                 let mut symbols: Vec<(usize, f64)> = self.by_file[f]
                     .iter()
                     .map(|&si| (si, self.symbol_score(si, terms)))
@@ -515,7 +562,7 @@ mod tests {
     fn webhook_question_ranks_the_handler_first_and_its_test_lower() {
         let idx = LexIndex::build(corpus());
         let terms = text::query_terms("how are webhooks handled");
-        let ranked = LexIndex::select(idx.rank(&terms, &mut no_content, false));
+        let ranked = LexIndex::select(idx.rank(&terms, &[], &mut no_content, Focus::default()));
         let paths: Vec<&str> = ranked
             .iter()
             .map(|r| idx.corpus().files[r.file].as_str())
@@ -536,7 +583,7 @@ mod tests {
     fn retry_question_uses_synonyms_and_pagerank() {
         let idx = LexIndex::build(corpus());
         let terms = text::query_terms("where is the retry logic");
-        let ranked = LexIndex::select(idx.rank(&terms, &mut no_content, false));
+        let ranked = LexIndex::select(idx.rank(&terms, &[], &mut no_content, Focus::default()));
         let paths: Vec<&str> = ranked
             .iter()
             .map(|r| idx.corpus().files[r.file].as_str())
@@ -556,7 +603,8 @@ mod tests {
         ] {
             let terms = text::query_terms(q);
             assert!(
-                LexIndex::select(idx.rank(&terms, &mut no_content, false)).is_empty(),
+                LexIndex::select(idx.rank(&terms, &[], &mut no_content, Focus::default()))
+                    .is_empty(),
                 "{q}"
             );
         }
@@ -571,7 +619,7 @@ mod tests {
                 content_terms("func (s *EventIngest) Ingest(issue Issue) { issue issue issue }")
             })
         };
-        let ranked = idx.rank(&terms, &mut content, false);
+        let ranked = idx.rank(&terms, &[], &mut content, Focus::default());
         assert_eq!(
             idx.corpus().files[ranked[0].file],
             "internal/service/event_ingest.go"
@@ -582,7 +630,7 @@ mod tests {
     fn vendored_code_is_discounted() {
         let idx = LexIndex::build(corpus());
         let terms = text::query_terms("uuid");
-        let ranked = idx.rank(&terms, &mut no_content, false);
+        let ranked = idx.rank(&terms, &[], &mut no_content, Focus::default());
         let paths: Vec<&str> = ranked
             .iter()
             .map(|r| idx.corpus().files[r.file].as_str())

@@ -116,6 +116,8 @@ pub fn is_stopword(w: &str) -> bool {
             | "up"
             | "out"
             | "about"
+            | "reach"
+            | "reaches"
             | "logic"
             | "code"
             | "work"
@@ -219,10 +221,36 @@ pub fn index_terms(s: &str) -> Vec<String> {
 
 /// The content terms of a question, in order, without duplicates.
 pub fn query_terms(q: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for t in index_terms(q) {
-        if !out.contains(&t) {
-            out.push(t);
+    query_terms_weighted(q)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// How much a question word counts: the action words of a question ("how are webhooks
+/// *handled*", "where is it *configured*") name what is done to the topic and match far
+/// more code than the topic does, so past participles count [`ACTION_WEIGHT`].
+pub const ACTION_WEIGHT: f64 = 0.4;
+
+/// The content terms of a question with their weights (see [`ACTION_WEIGHT`]).
+pub fn query_terms_weighted(q: &str) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for word in split_words(q) {
+        if word.chars().count() <= 1 || word.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if is_stopword(&word) {
+            continue;
+        }
+        let w = if word.ends_with("ed") && word.len() > 4 {
+            ACTION_WEIGHT
+        } else {
+            1.0
+        };
+        let t = stem(&word);
+        match out.iter_mut().find(|(x, _)| *x == t) {
+            Some(e) => e.1 = e.1.max(w),
+            None => out.push((t, w)),
         }
     }
     out
@@ -336,6 +364,21 @@ mod tests {
         assert_eq!(
             index_terms("// VerifySignature checks the X-Relay-Signature-256 header"),
             ["verifi", "signatur", "check", "relay", "signatur", "header"]
+        );
+    }
+
+    #[test]
+    fn action_words_weigh_less() {
+        assert_eq!(
+            query_terms_weighted("how are webhooks handled"),
+            [
+                ("webhook".to_string(), 1.0),
+                ("handl".to_string(), ACTION_WEIGHT)
+            ]
+        );
+        assert_eq!(
+            query_terms_weighted("handled by the handler"),
+            [("handl".to_string(), 1.0)]
         );
     }
 
