@@ -112,6 +112,20 @@ impl LlmPolicy {
     /// Builds the client. Fails with [`PolicyError::Config`] when a transcript to replay
     /// cannot be read or one to record cannot be created.
     pub fn new(config: LlmConfig) -> Result<Self, PolicyError> {
+        if config.replay.is_none() {
+            let url = reqwest::Url::parse(&config.completions_url()).map_err(|e| {
+                PolicyError::Config(format!(
+                    "the model endpoint base URL `{}` is not a URL ({e}); set --base-url (or OPENAI_BASE_URL), e.g. http://localhost:11434/v1",
+                    config.base_url
+                ))
+            })?;
+            if !matches!(url.scheme(), "http" | "https") {
+                return Err(PolicyError::Config(format!(
+                    "the model endpoint base URL `{}` must start with http:// or https://; set --base-url (or OPENAI_BASE_URL)",
+                    config.base_url
+                )));
+            }
+        }
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
@@ -362,7 +376,11 @@ impl Policy for LlmPolicy {
                     })?;
                 }
                 wire::parse_response(&response).map_err(|e| {
-                    PolicyError::Provider(format!("the endpoint's answer is unusable: {e}"))
+                    let detail = response
+                        .get("error")
+                        .map(|err| format!(" (it says: {})", error_detail(&err.to_string())))
+                        .unwrap_or_default();
+                    PolicyError::Provider(format!("the endpoint's answer is unusable: {e}{detail}"))
                 })
             }
             Err(PolicyError::Provider(msg)) => {

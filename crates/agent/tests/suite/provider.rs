@@ -200,3 +200,34 @@ async fn any_other_400_is_a_provider_error_at_once() {
         json!(["provider_error: 400: This model's maximum context length is 8192 tokens."])
     );
 }
+
+#[tokio::test]
+async fn a_base_url_that_is_not_a_url_is_a_setting_to_fix() {
+    let err = explore_agent::LlmPolicy::new(explore_agent::LlmConfig::new("localhost:11434", "m"))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the model endpoint base URL `localhost:11434` must start with http:// or https://; set --base-url (or OPENAI_BASE_URL)"
+    );
+    let err = explore_agent::LlmPolicy::new(explore_agent::LlmConfig::new("", "m")).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("the model endpoint base URL `` is not a URL (")
+    );
+}
+
+#[tokio::test]
+async fn a_200_carrying_an_error_is_a_provider_error_that_quotes_it() {
+    let server = server(vec![ResponseTemplate::new(200).set_body_json(
+        json!({"error": {"message": "model is loading", "code": 503}}),
+    )])
+    .await;
+    let result = run(&server, "anything").await;
+    assert_eq!(result.metadata.stop_reason, StopReason::ProviderError);
+    assert_eq!(
+        json_of(&result)["_metadata"]["notices"],
+        json!([
+            "provider_error: the endpoint's answer is unusable: the response has no choices[0].message (it says: model is loading)"
+        ])
+    );
+}
