@@ -738,3 +738,81 @@ fn replay_without_transcripts_fails_each_case_not_the_run() {
         "{err}"
     );
 }
+
+fn completion(call_id: &str, tool: &str, args: serde_json::Value, prompt: u64) -> String {
+    let response = serde_json::json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "recorded-model",
+        "choices": [{
+            "index": 0,
+            "finish_reason": "tool_calls",
+            "message": {
+                "role": "assistant",
+                "content": null,
+                "tool_calls": [{
+                    "id": call_id,
+                    "type": "function",
+                    "function": { "name": tool, "arguments": args.to_string() }
+                }]
+            }
+        }],
+        "usage": { "prompt_tokens": prompt, "completion_tokens": 40, "total_tokens": prompt + 40 }
+    });
+    serde_json::json!({ "request": {}, "response": response }).to_string()
+}
+
+#[test]
+fn llm_case_replays_a_recorded_transcript_with_no_network() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_suite(
+        dir.path(),
+        "replay",
+        "[[case]]\nid = \"replay-issuestore\"\nquery = \"where is IssueStore defined\"\nkind = \"definition\"\nengine = \"llm\"\nfiles = [{ path = \"internal/model/issue.go\", rank = 1 }]\nlocations = [\"internal/model/issue.go:155\"]\nregions = [\"internal/model/issue.go:155-162\"]\n",
+    );
+    // A transcript as `--record-dir` writes it: one request/response pair per model call.
+    // The model finds the symbol with `code`, then submits what the tool showed.
+    let replay = dir.path().join("t");
+    std::fs::create_dir(&replay).unwrap();
+    let submit = serde_json::json!({
+        "answer": "IssueStore is an interface at internal/model/issue.go:155.",
+        "relevant_files": [{
+            "path": "internal/model/issue.go",
+            "rationale": "Declares the IssueStore interface",
+            "role": "type_definition",
+            "discovery_source": "code",
+            "key_symbols": ["IssueStore"],
+            "locations": [{ "line": 155, "end_line": 162, "symbol": "IssueStore", "kind": "interface" }]
+        }]
+    });
+    let transcript = [
+        completion(
+            "c1",
+            "code",
+            serde_json::json!({ "operation": "find", "symbol": "IssueStore" }),
+            1000,
+        ),
+        completion("c2", "submit", submit, 1500),
+    ]
+    .join("\n");
+    std::fs::write(replay.join("replay-issuestore.jsonl"), transcript).unwrap();
+    let out = explore()
+        .env("OPENAI_BASE_URL", "http://127.0.0.1:9") // never contacted: replay answers
+        .args(["eval", "--format", "json", "--replay-dir"])
+        .arg(&replay)
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let case = &json["suites"][0]["cases"][0];
+    assert_eq!(case["error"], serde_json::Value::Null, "{case}");
+    assert_eq!(case["passed"], true, "{case}");
+    assert_eq!(case["stop_reason"], "answered");
+    assert_eq!(case["tokens"], 2580);
+    assert_eq!(case["turns"], 2);
+    assert_eq!(case["line_recall"], 1.0);
+    assert_eq!(case["returned"][0], "internal/model/issue.go:155-162");
+}
