@@ -37,6 +37,9 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    if name == "submit" {
+        return Ok(check_submit(&value));
+    }
     match registry.call(&name, &value) {
         Ok(out) => {
             println!("{}", out.text);
@@ -49,25 +52,47 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
     }
 }
 
+/// `submit` ends a run, so outside one it can only be checked: the same parse the loop
+/// applies, with the same model-facing error. The evidence check needs a run's history.
+fn check_submit(value: &serde_json::Value) -> u8 {
+    match explore_agent::specs::parse_submit(value) {
+        Ok(args) => {
+            println!(
+                "`submit` arguments are well-formed ({} relevant files). In a run, every path and line is then checked against what the tools returned.",
+                args.relevant_files.len()
+            );
+            0
+        }
+        Err(err) => {
+            println!("{err}");
+            1
+        }
+    }
+}
+
+/// The tools as the model is offered them: the registry's tools plus `submit`.
 fn list(registry: &Registry, json: bool) -> Result<u8> {
+    let specs = explore_agent::tool_specs(registry);
     if json {
-        let tools: Vec<_> = registry
-            .tools()
-            .iter()
-            .map(|t| {
-                serde_json::json!({
-                    "name": t.name(),
-                    "description": t.description(),
-                    "parameters": t.parameters(),
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&tools)?);
+        println!("{}", serde_json::to_string_pretty(&specs)?);
     } else {
-        for t in registry.tools() {
-            let first = t.description().lines().next().unwrap_or_default();
-            println!("{:<6} {first}", t.name());
+        for t in &specs {
+            println!("{:<6} {}", t.name, first_sentence(&t.description));
         }
     }
     Ok(0)
+}
+
+/// The first sentence of a description, which may wrap over several lines.
+fn first_sentence(text: &str) -> String {
+    let paragraph: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let joined = paragraph.join(" ");
+    match joined.find(". ") {
+        Some(i) => joined[..=i].to_string(),
+        None => joined,
+    }
 }
