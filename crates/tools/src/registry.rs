@@ -27,6 +27,7 @@ pub struct Registry {
     spill: SpillStore,
     tools: Vec<Arc<dyn Tool>>,
     code: Arc<CodeTool>,
+    bash: Arc<BashTool>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -43,10 +44,11 @@ impl Registry {
     pub fn new(root: RepoRoot, options: RegistryOptions) -> Self {
         let spill = SpillStore::default();
         let code = Arc::new(CodeTool::new(root.clone(), options.index));
+        let bash = Arc::new(BashTool::new(root.clone(), options.bash));
         let tools: Vec<Arc<dyn Tool>> = vec![
             Arc::new(TreeTool::new(root.clone())),
             Arc::new(ReadTool::new(root.clone(), spill.clone())),
-            Arc::new(BashTool::new(root.clone(), options.bash)),
+            bash.clone(),
             code.clone(),
         ];
         Self {
@@ -54,6 +56,7 @@ impl Registry {
             spill,
             tools,
             code,
+            bash,
         }
     }
 
@@ -70,6 +73,12 @@ impl Registry {
     /// The code tool, for callers that query its index directly (the local engine).
     pub fn code(&self) -> &Arc<CodeTool> {
         &self.code
+    }
+
+    /// The bash tool, for callers that report its active sandbox layers
+    /// ([`BashTool::layers`], [`BashTool::missing_layers`]).
+    pub fn bash(&self) -> &Arc<BashTool> {
+        &self.bash
     }
 
     /// All tools in the order they are offered to the model.

@@ -836,8 +836,14 @@ impl Run<'_> {
         let mut text = String::new();
         let mut findings: Vec<Finding> = Vec::new();
         for (seg, cwd, is_out) in &self.segments {
-            if *is_out && findings.len() < MAX_FINDINGS {
-                collect_findings(self.tool, seg, cwd, &mut findings);
+            // Only what the model will see can be evidence: skip what the cap will cut.
+            let room = cap.saturating_sub(text.len()).min(seg.len());
+            if *is_out && room > 0 && findings.len() < MAX_FINDINGS {
+                let mut end = room;
+                while !seg.is_char_boundary(end) {
+                    end -= 1;
+                }
+                collect_findings(self.tool, &seg[..end], cwd, &mut findings);
             }
             text.push_str(seg);
         }

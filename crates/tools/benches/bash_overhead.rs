@@ -1,0 +1,186 @@
+//! Overhead of the `bash` tool: the same command run through the tool (parse, policy, path
+//! checks, spawn, confinement, output handling) and spawned directly with
+//! `std::process::Command`, median of many runs, on the Go fixture `evals/fixtures/relay`.
+//!
+//! `cargo bench -p explore-tools --bench bash_overhead` prints one table per confinement
+//! mode. Numbers go to `docs/performance.md`; nothing here asserts a time.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use explore_tools::RepoRoot;
+use explore_tools::bash::{BashOptions, BashTool, Confinement, exec::find_program};
+
+const RUNS: usize = 60;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn direct(repo: &Path, argv: &[&str]) -> Duration {
+    let program: PathBuf = find_program(argv[0]).unwrap_or_else(|| PathBuf::from(argv[0]));
+    let start = Instant::now();
+    let out = Command::new(program)
+        .args(&argv[1..])
+        .current_dir(repo)
+        .stdin(Stdio::null())
+        .output();
+    let took = start.elapsed();
+    if let Err(e) = out {
+        eprintln!("direct run of {argv:?} failed: {e}");
+    }
+    took
+}
+
+fn through_tool(tool: &BashTool, cmd: &str) -> Duration {
+    let start = Instant::now();
+    let out = tool.run(cmd);
+    let took = start.elapsed();
+    if let Err(e) = out {
+        eprintln!("tool refused `{cmd}`: {e}");
+    }
+    took
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let t = e.file_type()?;
+        if t.is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()))?;
+        } else if t.is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let _ = Command::new("git")
+        .args([
+            "-c",
+            "user.name=b",
+            "-c",
+            "user.email=b@e",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output();
+}
+
+fn main() {
+    // A copy of the Go fixture made into a git repository (the fixture itself is a plain
+    // directory inside explore's checkout).
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evals/fixtures/relay");
+    let Ok(tmp) = tempfile::tempdir() else {
+        eprintln!("no temp dir");
+        return;
+    };
+    let repo = tmp.path().join("relay");
+    if let Err(e) = copy_dir(&src, &repo) {
+        eprintln!("cannot copy the fixture: {e}");
+        return;
+    }
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "fixture"]);
+    let root = match RepoRoot::new(&repo) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fixture missing: {e}");
+            return;
+        }
+    };
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("cat go.mod", vec!["cat", "go.mod"]),
+        (
+            "head -20 internal/brain/plan.go",
+            vec!["head", "-20", "internal/brain/plan.go"],
+        ),
+        (
+            "grep -rn 'func ' --include=*.go internal",
+            vec!["grep", "-rn", "func ", "--include=*.go", "internal"],
+        ),
+        ("rg -n IssueStore", vec!["rg", "-n", "IssueStore"]),
+        (
+            "find . -name '*.go' -path '*internal*'",
+            vec!["find", ".", "-name", "*.go", "-path", "*internal*"],
+        ),
+        (
+            "git log --oneline -5",
+            vec!["git", "log", "--oneline", "-5"],
+        ),
+    ];
+    for (label, confinement) in [
+        ("bubblewrap", Confinement::Auto),
+        ("fallback (no namespaces)", Confinement::Off),
+    ] {
+        let tool = BashTool::new(
+            root.clone(),
+            BashOptions {
+                confinement,
+                ..BashOptions::default()
+            },
+        );
+        let layers = tool.layers();
+        println!(
+            "\n## {label}: layers {}",
+            layers
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if confinement == Confinement::Auto
+            && !layers.contains(&explore_tools::bash::Layer::Bubblewrap)
+        {
+            println!(
+                "bubblewrap is not available here: {:?}",
+                tool.missing_layers()
+            );
+        }
+        println!("| command | direct (median) | tool (median) | overhead |");
+        println!("|---|---|---|---|");
+        for (cmd, argv) in &cases {
+            if find_program(argv[0]).is_none() {
+                println!("| `{cmd}` | {} not installed | | |", argv[0]);
+                continue;
+            }
+            // Warm up (page cache, the tool's one-time probes).
+            for _ in 0..3 {
+                direct(&repo, argv);
+                through_tool(&tool, cmd);
+            }
+            let mut d = Vec::with_capacity(RUNS);
+            let mut t = Vec::with_capacity(RUNS);
+            for _ in 0..RUNS {
+                d.push(direct(&repo, argv));
+                t.push(through_tool(&tool, cmd));
+            }
+            let (md, mt) = (median(d), median(t));
+            println!(
+                "| `{cmd}` | {:.2} ms | {:.2} ms | {:+.2} ms |",
+                md.as_secs_f64() * 1e3,
+                mt.as_secs_f64() * 1e3,
+                (mt.as_secs_f64() - md.as_secs_f64()) * 1e3
+            );
+        }
+        // Policy alone: parse + vet, nothing spawned.
+        let mut p = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            let start = Instant::now();
+            let _ = tool.check("cd internal/brain && grep -n func *.go | head -20");
+            p.push(start.elapsed());
+        }
+        println!(
+            "\nparse + policy + paths only (`check`, a 3-stage command with a glob): {:.3} ms median",
+            median(p).as_secs_f64() * 1e3
+        );
+    }
+}
