@@ -26,6 +26,7 @@
 //!   embedded store) and, later, by a server-backed store.
 //! - [`run`]: the tool's text for a [`CodeArgs`], as the model sees it.
 
+pub mod arango;
 mod extract;
 mod index;
 mod link;
