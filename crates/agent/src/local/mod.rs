@@ -878,7 +878,8 @@ impl LocalPolicy {
             Intent::Definition(_) => {
                 let defs: Vec<String> = files
                     .iter()
-                    .filter_map(|f| f.entries.first())
+                    .flat_map(|f| f.entries.iter())
+                    .filter(|e| e.relation == Relation::Definition && e.line > 0)
                     .map(|e| {
                         format!(
                             "`{}`{} at {}",

@@ -190,9 +190,13 @@ impl LexIndex {
             file_edges[b].push((a, w * 0.5));
         }
         let classes: Vec<PathClass> = corpus.files.iter().map(|p| classify::classify(p)).collect();
-        // Callers from tests, vendored and generated code do not make a symbol central.
+        // Distinct callers; callers from tests, vendored and generated code do not make a
+        // symbol central.
         let mut in_degree = vec![0; corpus.symbols.len()];
-        for &(a, b) in &corpus.edges {
+        let mut pairs_seen: Vec<(usize, usize)> = corpus.edges.clone();
+        pairs_seen.sort_unstable();
+        pairs_seen.dedup();
+        for &(a, b) in &pairs_seen {
             let from_real = corpus
                 .symbols
                 .get(a)

@@ -1,0 +1,534 @@
+//! The local engine through the real loop, on both fixtures: every question kind, with
+//! the exact files and lines the fact sheets (`evals/fixtures/relay.md`, `ledger.md`) give.
+
+use std::path::PathBuf;
+
+use explore_agent::event::NullSink;
+use explore_agent::local::LocalPolicy;
+use explore_agent::{ExploreResult, Role, RunConfig, StopReason, explore};
+use explore_tools::code::IndexOptions;
+use explore_tools::{Registry, RegistryOptions, RepoRoot};
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../evals/fixtures")
+        .join(name)
+}
+
+/// Runs one question with the local engine over a fixture, its index kept in memory.
+async fn ask(fixture_name: &str, question: &str) -> ExploreResult {
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let root = RepoRoot::new(fixture(fixture_name)).unwrap_or_else(|e| panic!("{e}"));
+    let registry = Registry::new(root, options);
+    let mut policy = LocalPolicy::new(registry.clone());
+    explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `(path, lines cited)` for each file, in the answer's order.
+fn files(r: &ExploreResult) -> Vec<(&str, Vec<u32>)> {
+    r.relevant_files
+        .iter()
+        .map(|f| {
+            (
+                f.path.as_str(),
+                f.locations.iter().map(|l| l.line).collect(),
+            )
+        })
+        .collect()
+}
+
+fn paths(r: &ExploreResult) -> Vec<&str> {
+    r.relevant_files.iter().map(|f| f.path.as_str()).collect()
+}
+
+fn role_of(r: &ExploreResult, path: &str) -> Option<Role> {
+    r.relevant_files
+        .iter()
+        .find(|f| f.path == path)
+        .map(|f| f.role)
+}
+
+fn cites(r: &ExploreResult, path: &str, line: u32) -> bool {
+    r.relevant_files
+        .iter()
+        .any(|f| f.path == path && f.locations.iter().any(|l| l.line == line))
+}
+
+/// What every answered local run has in common: no tokens, local engine, every citation
+/// backed by a tool result (the loop dropped or complained about nothing).
+fn assert_clean(r: &ExploreResult) {
+    assert_eq!(r.metadata.engine, "local");
+    assert_eq!(r.metadata.usage.total_tokens, 0);
+    assert_eq!(r.metadata.model, None);
+    let cov = &r.metadata.extra["evidence_coverage"];
+    assert_eq!(cov["dropped"], 0, "{cov}");
+    assert_eq!(cov["complaints"].as_array().map(Vec::len), Some(0), "{cov}");
+    assert_eq!(r.metadata.relevant_file_count, r.relevant_files.len());
+}
+
+// ---------------------------------------------------------------- relay (Go)
+
+#[tokio::test]
+async fn relay_definition_of_an_interface() {
+    let r = ask("relay", "where is IssueStore defined").await;
+    assert_clean(&r);
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(files(&r), [("internal/model/issue.go", vec![155])]);
+    let f = &r.relevant_files[0];
+    assert_eq!(f.role, Role::TypeDefinition);
+    assert_eq!(f.discovery_source, "code");
+    assert_eq!(f.key_symbols, ["IssueStore"]);
+    assert_eq!(f.locations[0].end_line, Some(162));
+    assert_eq!(f.locations[0].kind.as_deref(), Some("interface"));
+    assert_eq!(f.rationale, "Defines interface IssueStore at line 155");
+    assert_eq!(
+        r.answer,
+        "`IssueStore` (interface) at internal/model/issue.go:155 is the definition."
+    );
+    assert_eq!(r.metadata.tool_calls.get("code"), Some(&1));
+}
+
+#[tokio::test]
+async fn relay_definition_prefers_the_domain_type_over_generated_code() {
+    let r = ask("relay", "where is the Issue type defined").await;
+    assert_clean(&r);
+    assert_eq!(files(&r), [("internal/model/issue.go", vec![51])]);
+    assert!(
+        r.answer
+            .contains("`Issue` at internal/gen/issue.pb.go:60 is generated code, not the answer"),
+        "{}",
+        r.answer
+    );
+}
+
+#[tokio::test]
+async fn relay_definition_of_an_ambiguous_name_lists_every_definition() {
+    let r = ask("relay", "where is Plan defined").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [
+            ("internal/brain/planner.go", vec![48, 101]),
+            ("internal/task/planner.go", vec![42]),
+        ]
+    );
+    assert!(r.answer.starts_with("3 definitions: "), "{}", r.answer);
+}
+
+#[tokio::test]
+async fn relay_implementations_real_code_first_test_double_last() {
+    let r = ask("relay", "what implements IssueStore").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [
+            ("internal/store/cache/readthrough.go", vec![17]),
+            ("internal/store/issue.go", vec![23]),
+            ("internal/store/memory/memory.go", vec![17]),
+            ("internal/model/issue.go", vec![155]),
+            ("internal/brain/planner_test.go", vec![17]),
+        ]
+    );
+    assert_eq!(
+        role_of(&r, "internal/store/issue.go"),
+        Some(Role::ModifyTarget)
+    );
+    assert_eq!(
+        role_of(&r, "internal/model/issue.go"),
+        Some(Role::TypeDefinition)
+    );
+    assert_eq!(
+        role_of(&r, "internal/brain/planner_test.go"),
+        Some(Role::TestTarget)
+    );
+    assert_eq!(
+        r.relevant_files[1].rationale,
+        "issueStore (struct) implements IssueStore, at line 23"
+    );
+}
+
+#[tokio::test]
+async fn relay_callers_of_an_ambiguous_method_cover_both() {
+    let r = ask("relay", "who calls Plan").await;
+    assert_clean(&r);
+    let p = paths(&r);
+    assert_eq!(
+        &p[..2],
+        ["internal/brain/orchestrator.go", "internal/task/runner.go"]
+    );
+    assert!(cites(&r, "internal/brain/orchestrator.go", 41));
+    assert!(cites(&r, "internal/task/runner.go", 33));
+    assert!(cites(&r, "internal/brain/planner.go", 101));
+    assert!(cites(&r, "internal/task/planner.go", 42));
+    // Tests come after every first-party file.
+    let first_test = p.iter().position(|x| x.ends_with("_test.go")).unwrap();
+    assert!(
+        p[first_test..].iter().all(|x| x.ends_with("_test.go")),
+        "{p:?}"
+    );
+    assert!(
+        r.answer.contains("The name `Plan` is ambiguous"),
+        "{}",
+        r.answer
+    );
+    // One `code` call that reported the ambiguity, one per candidate.
+    assert_eq!(r.metadata.tool_calls.get("code"), Some(&3));
+}
+
+#[tokio::test]
+async fn relay_callers_of_a_qualified_method() {
+    let r = ask("relay", "who calls Orchestrator.Run").await;
+    assert_clean(&r);
+    assert_eq!(
+        &files(&r)[..4],
+        [
+            ("cmd/worker/main.go", vec![151]),
+            ("internal/httpapi/handler.go", vec![121]),
+            ("internal/service/event_ingest.go", vec![133]),
+            ("internal/brain/orchestrator.go", vec![39]),
+        ]
+    );
+    assert_eq!(
+        role_of(&r, "cmd/worker/main.go"),
+        Some(Role::IntegrationPoint)
+    );
+    assert_eq!(
+        r.relevant_files[2].rationale,
+        "EventIngest.triggerPlanning calls Orchestrator.Run at line 133"
+    );
+}
+
+#[tokio::test]
+async fn relay_usages_of_a_type() {
+    // `callers` of a struct is refused by the tool, which suggests `usages`.
+    let r = ask("relay", "where is Issue used").await;
+    assert_clean(&r);
+    assert_eq!(r.metadata.tool_calls.get("code"), Some(&2));
+    assert!(cites(&r, "internal/brain/planner.go", 101));
+    assert!(cites(&r, "internal/httpapi/handler.go", 130));
+    assert!(r.answer.contains("Used by: "), "{}", r.answer);
+}
+
+#[tokio::test]
+async fn relay_callees_cite_definitions_and_call_sites() {
+    let r = ask("relay", "what does HandleWebhook call").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "internal/webhook/handler.go");
+    assert_eq!(files(&r)[0].1, [66, 69, 74, 77, 85, 95, 112]);
+    assert!(cites(&r, "internal/webhook/signature.go", 42));
+    assert!(cites(&r, "internal/webhook/router.go", 315));
+    assert!(cites(&r, "internal/service/event_ingest.go", 40));
+    assert_eq!(
+        role_of(&r, "internal/webhook/signature.go"),
+        Some(Role::Dependency)
+    );
+}
+
+#[tokio::test]
+async fn relay_methods_of_an_interface() {
+    let r = ask("relay", "what methods does IssueStore have").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [("internal/model/issue.go", vec![155, 157, 159, 161])]
+    );
+    assert_eq!(
+        r.answer,
+        "Methods: IssueStore.Get at internal/model/issue.go:157; IssueStore.Upsert at internal/model/issue.go:159; IssueStore.List at internal/model/issue.go:161."
+    );
+}
+
+#[tokio::test]
+async fn relay_trace_from_the_webhook_to_the_planner() {
+    let r = ask("relay", "how does HandleWebhook reach Plan").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [
+            ("internal/webhook/handler.go", vec![66, 95]),
+            ("internal/service/event_ingest.go", vec![40, 59, 129, 133]),
+            ("internal/brain/orchestrator.go", vec![39, 41]),
+            ("internal/brain/planner.go", vec![101]),
+        ]
+    );
+    assert_eq!(
+        r.answer,
+        "Path: Handler.HandleWebhook at internal/webhook/handler.go:66 -> EventIngest.Ingest at internal/service/event_ingest.go:40 -> EventIngest.triggerPlanning at internal/service/event_ingest.go:129 -> Orchestrator.Run at internal/brain/orchestrator.go:39 -> Planner.Plan at internal/brain/planner.go:101."
+    );
+}
+
+#[tokio::test]
+async fn relay_concept_webhooks() {
+    let r = ask("relay", "how are webhooks handled").await;
+    assert_clean(&r);
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(paths(&r)[0], "internal/webhook/handler.go");
+    assert!(cites(&r, "internal/webhook/handler.go", 66));
+    assert!(cites(&r, "internal/webhook/signature.go", 42));
+    assert!(cites(&r, "internal/webhook/router.go", 397));
+    assert_eq!(
+        role_of(&r, "internal/webhook/handler.go"),
+        Some(Role::IntegrationPoint)
+    );
+    assert!(
+        r.answer.starts_with(
+            "Most relevant: `Handler.HandleWebhook` at internal/webhook/handler.go:66"
+        ),
+        "{}",
+        r.answer
+    );
+    // Real code before tests.
+    assert!(paths(&r).last().unwrap().ends_with("_test.go"));
+}
+
+#[tokio::test]
+async fn relay_concept_retry() {
+    let r = ask("relay", "where is the retry logic").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "internal/retry/retry.go");
+    assert!(cites(&r, "internal/retry/retry.go", 119));
+    assert!(cites(&r, "internal/retry/retry.go", 76));
+    // Who uses it: the callers of `Do`, found through the code graph.
+    assert!(cites(&r, "internal/llm/http.go", 74));
+    assert!(cites(&r, "cmd/worker/main.go", 150));
+}
+
+#[tokio::test]
+async fn relay_concept_entry_points() {
+    let r = ask("relay", "what are the entry points").await;
+    assert_clean(&r);
+    assert_eq!(
+        &files(&r)[..2],
+        [
+            ("cmd/server/main.go", vec![25]),
+            ("cmd/worker/main.go", vec![39])
+        ]
+    );
+    assert_eq!(
+        role_of(&r, "cmd/server/main.go"),
+        Some(Role::IntegrationPoint)
+    );
+}
+
+#[tokio::test]
+async fn relay_concept_configuration() {
+    let r = ask("relay", "where is the database URL configured").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "internal/config/config.go");
+    assert!(cites(&r, "internal/config/config.go", 24));
+    assert!(cites(&r, "internal/config/config.go", 56));
+    assert_eq!(role_of(&r, "internal/config/config.go"), Some(Role::Config));
+}
+
+#[tokio::test]
+async fn relay_unknown_symbol_is_not_found() {
+    let r = ask("relay", "where is FrobnicateQuux defined").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::NotFound);
+    assert!(r.relevant_files.is_empty());
+    assert!(!r.metadata.partial);
+    assert_eq!(
+        r.answer,
+        "No symbol `FrobnicateQuux` was found, and no file matches the question's words; no relevant files."
+    );
+}
+
+#[tokio::test]
+async fn relay_nonsense_concept_is_not_found() {
+    let r = ask("relay", "how is the flux capacitor calibrated").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::NotFound);
+    assert!(r.relevant_files.is_empty());
+    assert_eq!(r.metadata.stop_reason.exit_code(), 1);
+    assert_eq!(
+        r.answer,
+        "Nothing in the repository matches the question's terms (flux, capacitor, calibrat); no relevant files."
+    );
+}
+
+// ------------------------------------------------------------- ledger (Python)
+
+#[tokio::test]
+async fn ledger_definition_of_an_abstract_class() {
+    let r = ask("ledger", "where is Repository defined").await;
+    assert_clean(&r);
+    assert_eq!(files(&r), [("src/ledger/storage/base.py", vec![14])]);
+    assert_eq!(r.relevant_files[0].role, Role::TypeDefinition);
+}
+
+#[tokio::test]
+async fn ledger_definition_skips_the_generated_protobuf_class() {
+    let r = ask("ledger", "where is the Transaction class defined").await;
+    assert_clean(&r);
+    assert_eq!(files(&r), [("src/ledger/models/transaction.py", vec![61])]);
+    assert!(
+        r.answer
+            .contains("src/ledger/proto/ledger_pb2.py:414 is generated code")
+    );
+}
+
+#[tokio::test]
+async fn ledger_definition_with_overrides_leaves_the_test_double_out() {
+    let r = ask("ledger", "where is post_transaction defined").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [
+            ("src/ledger/services/audited.py", vec![60]),
+            ("src/ledger/services/ledger_service.py", vec![195]),
+        ]
+    );
+    assert!(r.answer.contains(
+        "`RecordingLedgerService.post_transaction` at tests/test_webhooks.py:27 is test code"
+    ));
+}
+
+#[tokio::test]
+async fn ledger_subclasses() {
+    let r = ask("ledger", "what subclasses Repository").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [
+            ("src/ledger/storage/memory.py", vec![15]),
+            ("src/ledger/storage/sql.py", vec![72]),
+            ("src/ledger/storage/postgres.py", vec![16]),
+            ("src/ledger/storage/base.py", vec![14]),
+            ("tests/conftest.py", vec![24]),
+        ]
+    );
+    assert_eq!(role_of(&r, "tests/conftest.py"), Some(Role::TestTarget));
+}
+
+#[tokio::test]
+async fn ledger_subclasses_of_the_exporter_base() {
+    let r = ask("ledger", "what are the subclasses of BaseExporter").await;
+    assert_clean(&r);
+    assert_eq!(
+        files(&r),
+        [
+            ("src/ledger/exporters/csv_exporter.py", vec![14]),
+            ("src/ledger/exporters/json_exporter.py", vec![16]),
+            ("src/ledger/exporters/excel.py", vec![14]),
+            ("src/ledger/exporters/base.py", vec![14]),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn ledger_callers_of_a_qualified_method() {
+    let r = ask("ledger", "who calls LedgerService.post_transaction").await;
+    assert_clean(&r);
+    assert_eq!(
+        &files(&r)[..4],
+        [
+            ("src/ledger/services/audited.py", vec![64]),
+            ("src/ledger/services/payments.py", vec![75]),
+            ("src/ledger/services/refunds.py", vec![60]),
+            (
+                "src/ledger/services/ledger_service.py",
+                vec![145, 166, 193, 195, 238]
+            ),
+        ]
+    );
+    assert!(paths(&r)[4..].iter().all(|p| p.starts_with("tests/")));
+}
+
+#[tokio::test]
+async fn ledger_methods_of_a_class() {
+    let r = ask("ledger", "methods of LedgerService").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r), ["src/ledger/services/ledger_service.py"]);
+    for line in [
+        38, 59, 73, 98, 102, 114, 119, 126, 147, 168, 195, 225, 242, 258, 278,
+    ] {
+        assert!(
+            cites(&r, "src/ledger/services/ledger_service.py", line),
+            "{line}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn ledger_trace_through_a_registry_shows_both_ends() {
+    let r = ask("ledger", "how does handle_webhook reach post_transaction").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    // The registry's dispatch is where the call graph stops; the payment service is
+    // where it picks up again.
+    assert!(cites(&r, "src/ledger/webhooks/registry.py", 52));
+    assert!(cites(&r, "src/ledger/webhooks/handler.py", 62));
+    assert!(cites(&r, "src/ledger/services/payments.py", 75));
+    assert!(
+        r.answer
+            .contains("The call graph has no path from `handle_webhook` to `post_transaction`"),
+        "{}",
+        r.answer
+    );
+}
+
+#[tokio::test]
+async fn ledger_concept_webhooks() {
+    let r = ask("ledger", "how are webhooks handled").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "src/ledger/webhooks/handler.py");
+    assert!(cites(&r, "src/ledger/webhooks/handler.py", 33));
+    assert!(cites(&r, "src/ledger/webhooks/handlers.py", 31));
+    assert!(cites(&r, "src/ledger/webhooks/signature.py", 48));
+    assert!(cites(&r, "src/ledger/webhooks/parser.py", 28));
+    assert!(cites(&r, "src/ledger/webhooks/registry.py", 52));
+}
+
+#[tokio::test]
+async fn ledger_concept_signature() {
+    let r = ask("ledger", "how is the webhook signature verified").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "src/ledger/webhooks/signature.py");
+    assert!(cites(&r, "src/ledger/webhooks/signature.py", 48));
+    assert!(cites(&r, "src/ledger/webhooks/signature.py", 20));
+    assert!(cites(&r, "src/ledger/webhooks/signature.py", 26));
+}
+
+#[tokio::test]
+async fn ledger_concept_retry() {
+    let r = ask("ledger", "where is the retry logic").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "src/ledger/utils/retry.py");
+    assert!(cites(&r, "src/ledger/utils/retry.py", 59));
+    assert!(cites(&r, "src/ledger/utils/retry.py", 43));
+    assert!(cites(&r, "src/ledger/utils/retry.py", 34));
+    assert!(cites(&r, "src/ledger/config.py", 31));
+}
+
+#[tokio::test]
+async fn ledger_concept_cli_entry_point() {
+    let r = ask("ledger", "where is the CLI entry point").await;
+    assert_clean(&r);
+    assert_eq!(paths(&r)[0], "src/ledger/cli.py");
+    assert!(cites(&r, "src/ledger/cli.py", 159));
+}
+
+#[tokio::test]
+async fn ledger_concept_amount_validation() {
+    let r = ask("ledger", "where are amounts validated").await;
+    assert_clean(&r);
+    assert!(cites(&r, "src/ledger/currencies.py", 943));
+    assert!(cites(&r, "src/ledger/services/ledger_service.py", 242));
+}
+
+#[tokio::test]
+async fn ledger_nonsense_is_not_found() {
+    for q in [
+        "how is the flux capacitor calibrated",
+        "where is FrobnicateQuux defined",
+    ] {
+        let r = ask("ledger", q).await;
+        assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{q}");
+        assert!(r.relevant_files.is_empty(), "{q}");
+    }
+}
