@@ -284,7 +284,12 @@ fn rg_cases() -> Vec<(&'static str, &'static str)> {
 fn check_all(f: &Fixture) -> usize {
     let mut failures = Vec::new();
     let mut n = 0;
+    let has_file = explore_tools::bash::exec::find_program("file").is_some();
     for (cmd, want) in cases() {
+        if cmd.starts_with("file ") && !has_file {
+            eprintln!("`file` is not installed: `{cmd}` was not run");
+            continue;
+        }
         n += 1;
         match f.run(cmd) {
             Ok(out) if out.text == want => {}
