@@ -1,13 +1,17 @@
 ; Definitions and call references in Go, in the tags.scm convention:
 ; `@definition.<kind>` marks the defining node, `@name` its name, `@reference.call` a call.
-; Only package-level declarations are definitions; the indexer walks up from each match to
-; qualify names (a method's receiver type, an interface method's interface).
+; Only package-level declarations are definitions, so every definition pattern is rooted
+; at `source_file`: the indexer runs them with a maximum start depth of 0, which keeps the
+; query cursor out of function bodies. It walks up from each match to qualify names (a
+; method's receiver type, an interface method's interface).
 
-(function_declaration
-  name: (identifier) @name) @definition.function
+(source_file
+  (function_declaration
+    name: (identifier) @name) @definition.function)
 
-(method_declaration
-  name: (field_identifier) @name) @definition.method
+(source_file
+  (method_declaration
+    name: (field_identifier) @name) @definition.method)
 
 (source_file
   (type_declaration
@@ -53,6 +57,9 @@
     (var_spec_list
       (var_spec
         name: (identifier) @name) @definition.var)))
+
+; Call sites. The indexer finds the same nodes in the walk that types a function's local
+; variables, one pass instead of two; these patterns say which calls count.
 
 (call_expression
   function: (identifier) @name) @reference.call

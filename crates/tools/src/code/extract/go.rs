@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::{
     CallTarget, Compiled, FileFacts, Import, Path, RawCall, RawSymbol, Recv, line_of,
-    named_children, owner_of, run_query, text, walk,
+    named_children, run_query, text, walk,
 };
 use crate::code::model::Kind;
 
@@ -57,28 +57,23 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
     // The generic `type` pattern also matches structs and interfaces: keep the specific kind.
     let mut def_kind: HashMap<usize, (Kind, String, Node<'_>)> = HashMap::new();
     let mut order = Vec::new();
-    let mut calls = Vec::new();
     for h in hits {
-        match h.def {
-            Some(kind) => {
-                let id = h.node.id();
-                match def_kind.get(&id) {
-                    Some((Kind::Struct | Kind::Interface, _, _)) => {}
-                    Some(_) => {
-                        def_kind.insert(id, (kind, h.name, h.node));
-                    }
-                    None => {
-                        order.push(id);
-                        def_kind.insert(id, (kind, h.name, h.node));
-                    }
+        // Reference patterns are disabled: calls come from the body walk.
+        if let Some(kind) = h.def {
+            let id = h.node.id();
+            match def_kind.get(&id) {
+                Some((Kind::Struct | Kind::Interface, _, _)) => {}
+                Some(_) => {
+                    def_kind.insert(id, (kind, h.name, h.node));
+                }
+                None => {
+                    order.push(id);
+                    def_kind.insert(id, (kind, h.name, h.node));
                 }
             }
-            None => calls.push(h.node),
         }
     }
 
-    let mut scopes: Vec<HashMap<String, Recv>> = Vec::new();
-    let mut ranges = Vec::new();
     for id in order {
         let Some((kind, name, node)) = def_kind.remove(&id) else {
             continue;
@@ -130,9 +125,19 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
                     }
                 }
                 if let Some(body) = node.child_by_field_name("body") {
-                    bind_locals(body, src, &import_names, &mut scope);
+                    let mut calls = Vec::new();
+                    bind_locals(body, src, &import_names, &mut scope, &mut calls);
+                    for call in calls {
+                        if let Some(function) = call.child_by_field_name("function")
+                            && let Some(target) = call_target(function, src, &scope, &import_names)
+                        {
+                            sym.calls.push(RawCall {
+                                line: line_of(call),
+                                target,
+                            });
+                        }
+                    }
                 }
-                ranges.push((node.start_byte(), node.end_byte(), scopes.len()));
             }
             "type_spec" | "type_alias" => {
                 if let Some(t) = node.child_by_field_name("type") {
@@ -180,24 +185,9 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
             }
             _ => {}
         }
-        scopes.push(scope);
         facts.symbols.push(sym);
     }
 
-    for call in calls {
-        let Some(owner) = owner_of(&ranges, call.start_byte()) else {
-            continue;
-        };
-        let Some(function) = call.child_by_field_name("function") else {
-            continue;
-        };
-        if let Some(target) = call_target(function, src, &scopes[owner], &import_names) {
-            facts.symbols[owner].calls.push(RawCall {
-                line: line_of(call),
-                target,
-            });
-        }
-    }
     facts
 }
 
@@ -304,14 +294,17 @@ fn struct_fields(st: Node<'_>, src: &[u8], sym: &mut RawSymbol) {
     });
 }
 
-/// Types the local variables of a function body from their declarations and initializers.
-fn bind_locals(
-    body: Node<'_>,
+/// Types the local variables of a function body from their declarations and initializers,
+/// and collects its calls (the `@reference.call` nodes of the query file).
+fn bind_locals<'t>(
+    body: Node<'t>,
     src: &[u8],
     imports: &HashSet<String>,
     scope: &mut HashMap<String, Recv>,
+    calls: &mut Vec<Node<'t>>,
 ) {
     walk(body, &mut |n| match n.kind() {
+        "call_expression" => calls.push(n),
         "short_var_declaration" => {
             let (Some(left), Some(right)) = (
                 n.child_by_field_name("left"),

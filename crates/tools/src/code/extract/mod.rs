@@ -168,15 +168,42 @@ pub enum ExtractError {
 
 /// A compiled query with the indices of the captures the extractors use.
 pub(crate) struct Compiled {
+    /// The definition patterns only: reference patterns disabled.
     pub query: Query,
+    /// The deepest node a definition pattern may start at.
+    pub max_start_depth: u32,
     pub name: u32,
     /// Capture index → the definition kind it marks, or `None` for references.
     pub def_kinds: Vec<Option<Kind>>,
     pub call: Option<u32>,
 }
 
-fn compile(language: &tree_sitter::Language, src: &str) -> Result<Compiled, String> {
-    let query = Query::new(language, src).map_err(|e| e.to_string())?;
+/// Python definitions sit at most this deep (module > decorated class > block >
+/// decorated nested class > block > decorated method); deeper matches are local ones.
+pub const PYTHON_MAX_START_DEPTH: u32 = 9;
+
+fn compile(
+    language: &tree_sitter::Language,
+    src: &str,
+    max_start_depth: u32,
+) -> Result<Compiled, String> {
+    let mut query = Query::new(language, src).map_err(|e| e.to_string())?;
+    // Call sites are collected by the body walk (see the query files); running the
+    // reference patterns over every node would cost as much as parsing.
+    for i in 0..query.pattern_count() {
+        let start = query.start_byte_for_pattern(i);
+        let end = if i + 1 < query.pattern_count() {
+            query.start_byte_for_pattern(i + 1)
+        } else {
+            src.len()
+        };
+        if src
+            .get(start..end)
+            .is_some_and(|p| p.contains("@reference."))
+        {
+            query.disable_pattern(i);
+        }
+    }
     let mut name = None;
     let mut call = None;
     let mut def_kinds = Vec::new();
@@ -196,6 +223,7 @@ fn compile(language: &tree_sitter::Language, src: &str) -> Result<Compiled, Stri
     let name = name.ok_or("the query has no @name capture")?;
     Ok(Compiled {
         query,
+        max_start_depth,
         name,
         def_kinds,
         call,
@@ -215,8 +243,10 @@ pub(crate) fn query(language: Language) -> Result<&'static Compiled, ExtractErro
     static GO: OnceLock<Result<Compiled, String>> = OnceLock::new();
     static PY: OnceLock<Result<Compiled, String>> = OnceLock::new();
     let q = match language {
-        Language::Go => GO.get_or_init(|| compile(&go_language(), GO_QUERY)),
-        Language::Python => PY.get_or_init(|| compile(&python_language(), PYTHON_QUERY)),
+        Language::Go => GO.get_or_init(|| compile(&go_language(), GO_QUERY, 0)),
+        Language::Python => {
+            PY.get_or_init(|| compile(&python_language(), PYTHON_QUERY, PYTHON_MAX_START_DEPTH))
+        }
     };
     q.as_ref().map_err(|e| ExtractError::Query(e.clone()))
 }
@@ -283,6 +313,7 @@ pub(crate) struct Hit<'t> {
 /// Runs the query and returns definitions and calls in source order.
 pub(crate) fn run_query<'t>(q: &Compiled, tree: &'t Tree, src: &[u8]) -> Vec<Hit<'t>> {
     let mut cursor = QueryCursor::new();
+    cursor.set_max_start_depth(Some(q.max_start_depth));
     let mut matches = cursor.matches(&q.query, tree.root_node(), src);
     let mut hits = Vec::new();
     while let Some(m) = matches.next() {
@@ -338,25 +369,24 @@ pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     node.named_children(&mut cursor).collect()
 }
 
-/// Visits every node under `node` (depth first, `node` included).
+/// Visits every named node under `node` (depth first, `node` included), with one cursor
+/// and no allocation per node.
 pub(crate) fn walk<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
     let mut cursor = node.walk();
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        f(n);
-        let children: Vec<_> = n.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
+    'outer: loop {
+        let n = cursor.node();
+        if n.is_named() {
+            f(n);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
     }
-}
-
-/// For each call hit, the index of the innermost callable symbol whose node contains it.
-/// `ranges` are (start byte, end byte, symbol index) of the callables.
-pub(crate) fn owner_of(ranges: &[(usize, usize, usize)], at: usize) -> Option<usize> {
-    ranges
-        .iter()
-        .filter(|(s, e, _)| *s <= at && at < *e)
-        .min_by_key(|(s, e, _)| e - s)
-        .map(|(_, _, i)| *i)
 }
 
 #[cfg(test)]
@@ -387,10 +417,28 @@ mod tests {
     }
 
     #[test]
+    fn reference_patterns_compile_and_are_left_to_the_body_walk() {
+        for src in [GO_QUERY, PYTHON_QUERY] {
+            assert_eq!(src.matches(") @reference.call").count(), 2);
+        }
+        // The Go tree: calls are found, definitions inside function bodies are not.
+        let facts = extract(
+            Language::Go,
+            b"package p\n\nfunc F() {\n\ttype local struct{}\n\tG()\n}\n\nfunc G() {}\n",
+        )
+        .unwrap();
+        let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["F", "G"]);
+        assert_eq!(facts.symbols[0].calls.len(), 1);
+        assert_eq!(facts.symbols[0].calls[0].line, 5);
+    }
+
+    #[test]
     fn unknown_definition_kind_is_rejected() {
         let err = compile(
             &go_language(),
             "(function_declaration name: (identifier) @name) @definition.func",
+            0,
         )
         .err()
         .unwrap();

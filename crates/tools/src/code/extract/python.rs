@@ -8,7 +8,7 @@ use tree_sitter::{Node, Tree};
 
 use super::{
     CallTarget, Compiled, FileFacts, Import, Path, RawCall, RawSymbol, Recv, line_of,
-    named_children, owner_of, run_query, shorten, text, walk,
+    named_children, run_query, shorten, text, walk,
 };
 use crate::code::model::Kind;
 
@@ -108,15 +108,12 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
     });
 
     let hits = run_query(q, tree, src);
-    let mut calls = Vec::new();
     // Index of each class symbol by its qualified chain ("Settings.Config").
     let mut classes: HashMap<String, usize> = HashMap::new();
-    let mut scopes: Vec<HashMap<String, Recv>> = Vec::new();
-    let mut ranges = Vec::new();
     let mut pending_attrs: Vec<(String, String, Recv)> = Vec::new();
     for h in hits {
+        // Reference patterns are disabled: calls come from the body walk.
         let Some(kind) = h.def else {
-            calls.push(h.node);
             continue;
         };
         let node = h.node;
@@ -194,13 +191,29 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
                 if let Some(body) = node.child_by_field_name("body") {
                     sym.doc = docstring(body, src);
                     let class_key = sym.container.join(".");
-                    bind_locals(body, src, &mut scope, &mut |attr, recv| {
-                        if is_method {
-                            pending_attrs.push((class_key.clone(), attr, recv));
+                    let mut calls = Vec::new();
+                    bind_locals(
+                        body,
+                        src,
+                        &mut scope,
+                        &mut |attr, recv| {
+                            if is_method {
+                                pending_attrs.push((class_key.clone(), attr, recv));
+                            }
+                        },
+                        &mut calls,
+                    );
+                    for call in calls {
+                        if let Some(function) = call.child_by_field_name("function")
+                            && let Some(target) = call_target(function, src, &scope, is_method)
+                        {
+                            sym.calls.push(RawCall {
+                                line: line_of(call),
+                                target,
+                            });
                         }
-                    });
+                    }
                 }
-                ranges.push((node.start_byte(), node.end_byte(), facts.symbols.len()));
                 sym
             }
             "assignment" => {
@@ -210,10 +223,6 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
             }
             _ => continue,
         };
-        while scopes.len() < facts.symbols.len() {
-            scopes.push(HashMap::new());
-        }
-        scopes.push(scope);
         facts.symbols.push(sym);
     }
     for (class, attr, recv) in pending_attrs {
@@ -227,21 +236,6 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
         }
     }
 
-    for call in calls {
-        let Some(owner) = owner_of(&ranges, call.start_byte()) else {
-            continue;
-        };
-        let Some(function) = call.child_by_field_name("function") else {
-            continue;
-        };
-        let is_method = facts.symbols[owner].kind == Kind::Method;
-        if let Some(target) = call_target(function, src, &scopes[owner], is_method) {
-            facts.symbols[owner].calls.push(RawCall {
-                line: line_of(call),
-                target,
-            });
-        }
-    }
     facts
 }
 
@@ -367,14 +361,20 @@ fn bind_params(
     }
 }
 
-/// Types local variables, and reports `self.x = …` assignments through `on_attr`.
-fn bind_locals(
-    body: Node<'_>,
+/// Types local variables, reports `self.x = …` assignments through `on_attr`, and
+/// collects the calls (the `@reference.call` nodes of the query file).
+fn bind_locals<'t>(
+    body: Node<'t>,
     src: &[u8],
     scope: &mut HashMap<String, Recv>,
     on_attr: &mut impl FnMut(String, Recv),
+    calls: &mut Vec<Node<'t>>,
 ) {
     walk(body, &mut |n| {
+        if n.kind() == "call" {
+            calls.push(n);
+            return;
+        }
         if n.kind() != "assignment" {
             return;
         }
