@@ -206,6 +206,75 @@ pub struct IndexArgs {
     /// Print the stats as JSON.
     #[arg(long)]
     pub json: bool,
+
+    /// Where the graph goes: `embedded` (the local cache only) or `arangodb` (also push it,
+    /// incrementally, to a shared ArangoDB; see docs/arangodb.md).
+    #[arg(long, value_enum, default_value = "embedded")]
+    pub store: StoreKind,
+
+    /// ArangoDB connection, for --store arangodb.
+    #[command(flatten)]
+    pub arango: ArangoArgs,
+}
+
+/// Which graph store `explore index` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StoreKind {
+    /// The cache file on this machine.
+    Embedded,
+    /// A shared ArangoDB database (plus the local cache).
+    Arangodb,
+}
+
+/// ArangoDB connection settings: flags, else the environment, else defaults.
+#[derive(Args, Clone, Default)]
+pub struct ArangoArgs {
+    /// ArangoDB URL [default: http://localhost:8529].
+    #[arg(long, env = "EXPLORE_ARANGO_URL", value_name = "URL")]
+    pub arango_url: Option<String>,
+
+    /// ArangoDB user [default: root].
+    #[arg(long, env = "EXPLORE_ARANGO_USER", value_name = "USER")]
+    pub arango_user: Option<String>,
+
+    /// ArangoDB password (prefer the environment variable; never printed).
+    #[arg(
+        long,
+        env = "EXPLORE_ARANGO_PASSWORD",
+        value_name = "PASSWORD",
+        hide_env_values = true
+    )]
+    pub arango_password: Option<String>,
+
+    /// ArangoDB database [default: explore].
+    #[arg(long, env = "EXPLORE_ARANGO_DB", value_name = "DB")]
+    pub arango_db: Option<String>,
+
+    /// The id the repository's graph is stored under [default: the repository's directory
+    /// name].
+    #[arg(long, value_name = "ID")]
+    pub arango_repo: Option<String>,
+
+    /// Create the ArangoDB database if it does not exist.
+    #[arg(long)]
+    pub create_db: bool,
+}
+
+// By hand: the password must never reach a log or a debug print.
+impl std::fmt::Debug for ArangoArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArangoArgs")
+            .field("arango_url", &self.arango_url)
+            .field("arango_user", &self.arango_user)
+            .field(
+                "arango_password",
+                &self.arango_password.as_ref().map(|_| "<redacted>"),
+            )
+            .field("arango_db", &self.arango_db)
+            .field("arango_repo", &self.arango_repo)
+            .field("create_db", &self.create_db)
+            .finish()
+    }
 }
 
 /// `explore eval`.

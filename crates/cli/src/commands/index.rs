@@ -6,9 +6,10 @@
 
 use anyhow::{Result, anyhow};
 use explore_tools::RepoRoot;
+use explore_tools::code::arango::{self, ArangoConfig, PushStats};
 use explore_tools::code::{CodeTool, IndexOptions, IndexStats};
 
-use crate::cli::{GlobalArgs, IndexArgs};
+use crate::cli::{ArangoArgs, GlobalArgs, IndexArgs, StoreKind};
 
 /// Runs `explore index`.
 pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
@@ -16,12 +17,75 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     let root = RepoRoot::new(&dir)?;
     let tool = CodeTool::new(root, IndexOptions::default());
     let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
+    let pushed = if args.store == StoreKind::Arangodb {
+        let graph = tool.graph().map_err(|e| anyhow!("{e}"))?;
+        let cfg = arango_config(&args.arango, &dir);
+        let p = arango::push(&cfg, graph.data()).map_err(|e| anyhow!("{e}"))?;
+        Some((cfg, p))
+    } else {
+        None
+    };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json(&stats))?);
+        let mut v = json(&stats);
+        if let Some((cfg, p)) = &pushed {
+            v["arangodb"] = serde_json::json!({
+                "url": cfg.url,
+                "database": cfg.database,
+                "repo": cfg.repo,
+                "push": p,
+            });
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", human(&stats));
+        if let Some((cfg, p)) = &pushed {
+            print!("{}", human_push(cfg, p));
+        }
     }
     Ok(0)
+}
+
+/// Connection settings: flags and environment (clap reads both), then defaults. The repo
+/// id defaults to the repository directory's name, the same on every clone.
+pub fn arango_config(a: &ArangoArgs, dir: &std::path::Path) -> ArangoConfig {
+    let repo = a.arango_repo.clone().unwrap_or_else(|| {
+        dir.file_name()
+            .map_or_else(|| "repo".to_string(), |n| n.to_string_lossy().into_owned())
+    });
+    let mut cfg = ArangoConfig::from_lookup(repo, |_| None);
+    if let Some(u) = &a.arango_url {
+        cfg.url = u.clone();
+    }
+    if let Some(u) = &a.arango_user {
+        cfg.user = u.clone();
+    }
+    cfg.password = a.arango_password.clone().filter(|p| !p.is_empty());
+    if let Some(d) = &a.arango_db {
+        cfg.database = d.clone();
+    }
+    cfg.create_db = a.create_db;
+    cfg
+}
+
+fn human_push(cfg: &ArangoConfig, p: &PushStats) -> String {
+    format!(
+        "arangodb   {} database {} as {}: {} files changed, {} removed, {} unchanged ({} symbols, {} edges written in {} batches{}, {:.3} s)\n",
+        cfg.url,
+        cfg.database,
+        cfg.repo,
+        p.changed,
+        p.removed,
+        p.unchanged,
+        p.symbols,
+        p.edges,
+        p.batches,
+        if p.rebuilt {
+            "; replaced a graph of another format"
+        } else {
+            ""
+        },
+        p.seconds
+    )
 }
 
 fn json(stats: &IndexStats) -> serde_json::Value {
@@ -112,5 +176,37 @@ mod tests {
         );
         assert_eq!(json(&stats)["seconds"], 0.042);
         assert_eq!(json(&stats)["skipped"]["binary"], 1);
+    }
+
+    #[test]
+    fn arango_settings_and_push_line() {
+        let args = ArangoArgs {
+            arango_url: Some("http://db:8529".into()),
+            arango_password: Some("s3cret".into()),
+            ..Default::default()
+        };
+        let cfg = arango_config(&args, std::path::Path::new("/src/relay"));
+        assert_eq!(cfg.url, "http://db:8529");
+        assert_eq!(cfg.user, "root");
+        assert_eq!(cfg.database, "explore");
+        assert_eq!(cfg.repo, "relay");
+        assert_eq!(cfg.password.as_deref(), Some("s3cret"));
+        assert!(!format!("{args:?}").contains("s3cret"));
+        assert!(!format!("{cfg:?}").contains("s3cret"));
+        let p = PushStats {
+            files: 5,
+            unchanged: 3,
+            changed: 2,
+            removed: 1,
+            symbols: 7,
+            edges: 9,
+            batches: 6,
+            rebuilt: false,
+            seconds: 0.25,
+        };
+        assert_eq!(
+            human_push(&cfg, &p),
+            "arangodb   http://db:8529 database explore as relay: 2 files changed, 1 removed, 3 unchanged (7 symbols, 9 edges written in 6 batches, 0.250 s)\n"
+        );
     }
 }
