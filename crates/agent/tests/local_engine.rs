@@ -348,7 +348,7 @@ async fn relay_nonsense_concept_is_not_found() {
     assert_eq!(r.metadata.stop_reason.exit_code(), 1);
     assert_eq!(
         r.answer,
-        "Nothing in the repository matches the question's terms (flux, capacitor, calibrat); no relevant files."
+        "No file in the repository mentions flux, capacitor; no relevant files."
     );
 }
 
@@ -519,6 +519,20 @@ async fn ledger_concept_amount_validation() {
     assert_clean(&r);
     assert!(cites(&r, "src/ledger/currencies.py", 943));
     assert!(cites(&r, "src/ledger/services/ledger_service.py", 242));
+}
+
+#[tokio::test]
+async fn relay_technology_it_does_not_use_is_not_found() {
+    for (q, word) in [
+        ("where is the GraphQL schema defined", "graph, ql"),
+        ("where does relay consume Kafka messages", "kafka"),
+        ("where is the Redis client configured", "redis"),
+    ] {
+        let r = ask("relay", q).await;
+        assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{q}");
+        assert!(r.relevant_files.is_empty(), "{q}");
+        assert!(r.answer.contains(word), "{q}: {}", r.answer);
+    }
 }
 
 #[tokio::test]

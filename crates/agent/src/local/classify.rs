@@ -41,7 +41,7 @@ impl Focus {
         let has = |w: &str| terms.iter().any(|t| t == w);
         Focus {
             tests: has("test") || has("fixtur") || has("mock"),
-            entry: (has("entri") && (has("point") || has("main")))
+            entry: has("entri")
                 || has("main")
                 || has("startup")
                 || (has("start") && !has("config")),

@@ -74,6 +74,8 @@ pub struct LocalPolicy {
     ops: Vec<&'static str>,
     /// A trace found no path and shows both ends instead.
     no_path: bool,
+    /// Question words no file mentions, which made the answer `not_found`.
+    absent: Vec<String>,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -163,6 +165,7 @@ impl LocalPolicy {
             fallback: None,
             ops: Vec::new(),
             no_path: false,
+            absent: Vec::new(),
         }
     }
 
@@ -617,6 +620,46 @@ impl LocalPolicy {
         };
         let ranked = LexIndex::select(idx.rank(&query.terms, &query.weights, &mut content, focus));
         let corpus = idx.corpus();
+        // A question naming something the repository never mentions ("where is the
+        // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
+        // other words.
+        let unknown: Vec<&String> = query
+            .terms
+            .iter()
+            .zip(&query.weights)
+            .filter(|(t, w)| **w >= 1.0 && !idx.knows(t))
+            .map(|(t, _)| t)
+            .collect();
+        if !unknown.is_empty() {
+            let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+            for c in contents.values() {
+                seen.extend(text::index_terms(c));
+            }
+            let absent: Vec<String> = unknown
+                .into_iter()
+                .filter(|t| !seen.contains(*t))
+                .cloned()
+                .collect();
+            if !absent.is_empty() {
+                self.absent = absent;
+                return Vec::new();
+            }
+        }
+        // The symbol to follow through the call graph (see below), cited in the top file.
+        let callable =
+            |si: &&usize| matches!(corpus.symbols[**si].kind.as_str(), "function" | "method");
+        let how = query.raw.to_lowercase().starts_with("how");
+        let pick = ranked.first().and_then(|top| {
+            if how {
+                top.symbols.iter().find(callable).copied()
+            } else {
+                top.symbols
+                    .iter()
+                    .filter(callable)
+                    .max_by_key(|&&si| (idx.callers_of(si), std::cmp::Reverse(si)))
+                    .copied()
+            }
+        });
         let mut calls = Vec::new();
         for (rank, r) in ranked.iter().enumerate() {
             let path = corpus.files[r.file].clone();
@@ -634,6 +677,36 @@ impl LocalPolicy {
                     }
                 })
                 .collect();
+            // A question about entry points wants the `main` function itself.
+            if focus.entry
+                && let Some(&si) = idx.symbols_in(r.file).iter().find(|&&si| {
+                    corpus.symbols[si].name == "main" && corpus.symbols[si].kind == "function"
+                })
+                && !cites.iter().any(|c| c.line == corpus.symbols[si].line)
+            {
+                let s = &corpus.symbols[si];
+                cites.insert(
+                    0,
+                    Cite {
+                        line: s.line,
+                        end_line: s.end_line.max(s.line),
+                        symbol: Some(s.display.clone()),
+                        kind: Some(s.kind.clone()),
+                    },
+                );
+            }
+            if rank == 0
+                && let Some(si) = pick
+                && !r.symbols.iter().take(3).any(|&x| x == si)
+            {
+                let s = &corpus.symbols[si];
+                cites.push(Cite {
+                    line: s.line,
+                    end_line: s.end_line.max(s.line),
+                    symbol: Some(s.display.clone()),
+                    kind: Some(s.kind.clone()),
+                });
+            }
             if cites.is_empty()
                 && let Some(text) = contents.get(&path)
                 && let Some(line) = best_line(text, &query.terms)
@@ -673,36 +746,24 @@ impl LocalPolicy {
         // follows it down: what it hands off to is part of the answer (the handler's
         // signature check, router and ingest) even when those files do not repeat the
         // question's words. Otherwise follow the most-used match up: who relies on it.
-        if let Some(top) = ranked.first() {
-            let callable =
-                |si: &&usize| matches!(corpus.symbols[**si].kind.as_str(), "function" | "method");
-            let how = query.raw.to_lowercase().starts_with("how");
-            let pick = if how {
-                top.symbols.iter().find(callable).copied()
-            } else {
-                top.symbols
-                    .iter()
-                    .filter(callable)
-                    .max_by_key(|&&si| (idx.callers_of(si), std::cmp::Reverse(si)))
-                    .copied()
-            };
-            if let Some(si) = pick {
-                let s = &corpus.symbols[si];
-                let op = if how { "callees" } else { "callers" };
-                let path = corpus.files[top.file].clone();
-                let args = json!({"operation": op, "symbol": s.display, "file": path});
-                let from = s.display.clone();
-                calls.push(self.call(
-                    "code",
-                    args,
-                    Some(Purpose::Expand {
-                        op,
-                        from,
-                        path,
-                        index: idx.clone(),
-                    }),
-                ));
-            }
+        if let Some(top) = ranked.first()
+            && let Some(si) = pick
+        {
+            let s = &corpus.symbols[si];
+            let op = if how { "callees" } else { "callers" };
+            let path = corpus.files[top.file].clone();
+            let args = json!({"operation": op, "symbol": s.display, "file": path});
+            let from = s.display.clone();
+            calls.push(self.call(
+                "code",
+                args,
+                Some(Purpose::Expand {
+                    op,
+                    from,
+                    path,
+                    index: idx.clone(),
+                }),
+            ));
         }
         calls
     }
@@ -855,6 +916,12 @@ impl LocalPolicy {
         let intent = self.effective_intent(query);
         let mut parts: Vec<String> = Vec::new();
         if files.is_empty() {
+            if !self.absent.is_empty() && self.fallback.is_none() {
+                return format!(
+                    "No file in the repository mentions {}; no relevant files.",
+                    self.absent.join(", ")
+                );
+            }
             let what = match &self.fallback {
                 Some(s) => format!("{s}, and no file matches the question's words"),
                 None if query.terms.is_empty() => {
@@ -1133,7 +1200,9 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
                         Relation::Definition,
                     ) => 0,
                     (Intent::Definition(_) | Intent::Methods(_) | Intent::Callees(_), _) => 1,
+                    (Intent::Concept, Relation::Concept { rank: 0, .. }) => 0,
                     (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
+                    (Intent::Concept, _) => 2,
                     (_, Relation::Definition) => 1,
                     _ => 0,
                 };

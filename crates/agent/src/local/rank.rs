@@ -340,6 +340,11 @@ impl LexIndex {
         (score + structural) * kind_factor
     }
 
+    /// The symbols defined in file `f`.
+    pub fn symbols_in(&self, f: usize) -> &[usize] {
+        self.by_file.get(f).map_or(&[], Vec::as_slice)
+    }
+
     /// How many other first-party symbols call, use or implement symbol `si`.
     pub fn callers_of(&self, si: usize) -> usize {
         self.in_degree.get(si).copied().unwrap_or(0)

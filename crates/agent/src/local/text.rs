@@ -116,6 +116,8 @@ pub fn is_stopword(w: &str) -> bool {
             | "up"
             | "out"
             | "about"
+            | "point"
+            | "points"
             | "reach"
             | "reaches"
             | "logic"
