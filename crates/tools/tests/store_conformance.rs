@@ -232,8 +232,24 @@ fn transcript(reference: &CodeGraph, store: &dyn GraphStore) -> Vec<String> {
         })
         .collect();
     targets.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.qname.cmp(&b.1.qname)));
-    for from in callables.iter().take(60) {
-        for (_, to) in targets.iter().take(3) {
+    let named: Vec<(&Symbol, &Symbol)> = [(
+        "example.com/relay/internal/webhook.Handler.HandleWebhook",
+        "example.com/relay/internal/brain.Planner.Plan",
+    )]
+    .iter()
+    .filter_map(|(f, t)| {
+        let f = symbols.iter().find(|s| s.qname == *f)?;
+        let t = symbols.iter().find(|s| s.qname == *t)?;
+        Some((f, t))
+    })
+    .collect();
+    let pairs = callables
+        .iter()
+        .take(60)
+        .flat_map(|f| targets.iter().take(3).map(move |(_, t)| (*f, *t)))
+        .chain(named);
+    for (from, to) in pairs {
+        {
             let path = ops::trace(store, &[locate(store, from)], &[locate(store, to)]);
             let shown = match path {
                 None => "none".to_string(),
@@ -278,11 +294,16 @@ fn embedded_store_answers_the_fact_sheets() {
     assert!(callers.contains(" at 41 x1 inferred=false"), "{callers}");
     let trace = line_starting(
         &t,
-        "trace example.com/relay/internal/webhook.Handler.HandleWebhook -> ",
+        "trace example.com/relay/internal/webhook.Handler.HandleWebhook -> example.com/relay/internal/brain.Planner.Plan: ",
     );
-    assert!(
-        trace.contains(": example.com/relay/internal/webhook.Handler.HandleWebhook@0 -> "),
-        "{trace}"
+    assert_eq!(
+        trace,
+        "trace example.com/relay/internal/webhook.Handler.HandleWebhook -> example.com/relay/internal/brain.Planner.Plan: \
+         example.com/relay/internal/webhook.Handler.HandleWebhook@0 -> \
+         example.com/relay/internal/service.EventIngest.Ingest@95 -> \
+         example.com/relay/internal/service.EventIngest.triggerPlanning@59 -> \
+         example.com/relay/internal/brain.Orchestrator.Run@133 -> \
+         example.com/relay/internal/brain.Planner.Plan@41"
     );
     let implementations = line_starting(
         &t,
