@@ -221,8 +221,14 @@ async fn relay_usages_of_a_type() {
 async fn relay_callees_cite_definitions_and_call_sites() {
     let r = ask("relay", "what does HandleWebhook call").await;
     assert_clean(&r);
-    assert_eq!(paths(&r)[0], "internal/webhook/handler.go");
-    assert_eq!(files(&r)[0].1, [66, 69, 74, 77, 85, 95, 112]);
+    // The callees first, then the caller's own file with its call sites.
+    let fs = files(&r);
+    let own = fs
+        .iter()
+        .position(|f| f.0 == "internal/webhook/handler.go")
+        .unwrap();
+    assert_eq!(own, fs.len() - 1);
+    assert_eq!(fs[own].1, [66, 69, 74, 77, 85, 95, 112]);
     assert!(cites(&r, "internal/webhook/signature.go", 42));
     assert!(cites(&r, "internal/webhook/router.go", 315));
     assert!(cites(&r, "internal/service/event_ingest.go", 40));

@@ -1195,11 +1195,8 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
             None => {
                 let class = classify::classify(&e.path);
                 let rel_rank = match (intent, e.relation) {
-                    (
-                        Intent::Definition(_) | Intent::Methods(_) | Intent::Callees(_),
-                        Relation::Definition,
-                    ) => 0,
-                    (Intent::Definition(_) | Intent::Methods(_) | Intent::Callees(_), _) => 1,
+                    (Intent::Definition(_) | Intent::Methods(_), Relation::Definition) => 0,
+                    (Intent::Definition(_) | Intent::Methods(_), _) => 1,
                     (Intent::Concept, Relation::Concept { rank: 0, .. }) => 0,
                     (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
                     (Intent::Concept, _) => 2,
