@@ -386,8 +386,8 @@ async fn ledger_definition_with_overrides_leaves_the_test_double_out() {
     assert_eq!(
         files(&r),
         [
-            ("src/ledger/services/audited.py", vec![60]),
             ("src/ledger/services/ledger_service.py", vec![195]),
+            ("src/ledger/services/audited.py", vec![60]),
         ]
     );
     assert!(r.answer.contains(
@@ -434,13 +434,13 @@ async fn ledger_callers_of_a_qualified_method() {
     assert_eq!(
         &files(&r)[..4],
         [
-            ("src/ledger/services/audited.py", vec![64]),
-            ("src/ledger/services/payments.py", vec![75]),
-            ("src/ledger/services/refunds.py", vec![60]),
             (
                 "src/ledger/services/ledger_service.py",
                 vec![145, 166, 193, 195, 238]
             ),
+            ("src/ledger/services/audited.py", vec![64]),
+            ("src/ledger/services/payments.py", vec![75]),
+            ("src/ledger/services/refunds.py", vec![60]),
         ]
     );
     assert!(paths(&r)[4..].iter().all(|p| p.starts_with("tests/")));

@@ -1168,6 +1168,24 @@ fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
     let pool = if exact.is_empty() { hits } else { exact };
     let mut chosen = narrow(sym, &pool);
     chosen.iter_mut().for_each(|h| h.section = None);
+    // A method defined in the file named after its type (`LedgerService.post_transaction`
+    // in `ledger_service.py`, `Planner.Plan` in `planner.go`) is the primary definition;
+    // overrides elsewhere come after it.
+    chosen.sort_by_key(|h| {
+        let owner = h
+            .name
+            .as_deref()
+            .and_then(|n| n.rsplit_once('.'))
+            .map(|(o, _)| text::split_words(o).join("_"));
+        let stem = h
+            .path
+            .rsplit('/')
+            .next()
+            .and_then(|f| f.split('.').next())
+            .unwrap_or("")
+            .to_lowercase();
+        u8::from(owner.is_none_or(|o| o != stem))
+    });
     chosen
 }
 
@@ -1259,7 +1277,19 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
         f.rationale = rationale;
         f.locations.sort_by_key(|l| l.line);
     }
-    files.sort_by_key(|f| f.order);
+    if let Intent::Callers(_) = intent {
+        // The file with the most call sites first (a class calling its own method from
+        // four places beats a module calling it once).
+        let calls = |f: &Grouped| {
+            f.entries
+                .iter()
+                .filter(|e| e.relation == Relation::Caller)
+                .count()
+        };
+        files.sort_by_key(|f| (f.order.0, std::cmp::Reverse(calls(f)), f.order.1, f.order.2));
+    } else {
+        files.sort_by_key(|f| f.order);
+    }
     files
 }
 
