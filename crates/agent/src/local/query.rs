@@ -137,6 +137,13 @@ const CALLEES: Build = Intent::Callees;
 const IMPLS: Build = Intent::Implementations;
 const METHODS: Build = Intent::Methods;
 const DEF: Build = Intent::Definition;
+/// "Which classes override X": every definition of X's bare name (the overrides share it).
+const OVERRIDES: Build = |s| {
+    Intent::Definition(SymbolRef {
+        name: s.leaf().to_string(),
+        kind: None,
+    })
+};
 
 /// Each frame is `prefix`, `suffix`; the slot is what lies between.
 const FRAMES: &[(&str, &str, Build, bool)] = &[
@@ -160,6 +167,12 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("methods on ", "", METHODS, true),
     ("methods in ", "", METHODS, true),
     ("", " methods", METHODS, true),
+    // overrides: every definition of the method's name
+    ("which classes override ", "", OVERRIDES, true),
+    ("what classes override ", "", OVERRIDES, true),
+    ("which methods override ", "", OVERRIDES, true),
+    ("which types override ", "", OVERRIDES, true),
+    ("overrides of ", "", OVERRIDES, true),
     // implementations
     ("what implements ", "", IMPLS, true),
     ("what types implement ", "", IMPLS, true),
@@ -609,6 +622,21 @@ mod tests {
             assert_eq!(
                 parse(q).intent,
                 Intent::Implementations(sym("Repository")),
+                "{q}"
+            );
+        }
+    }
+
+    #[test]
+    fn overrides_ask_for_every_definition_of_the_bare_name() {
+        for q in [
+            "which classes override post_transaction",
+            "which classes override LedgerService.post_transaction",
+            "overrides of post_transaction",
+        ] {
+            assert_eq!(
+                parse(q).intent,
+                Intent::Definition(sym("post_transaction")),
                 "{q}"
             );
         }
