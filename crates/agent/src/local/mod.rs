@@ -292,7 +292,14 @@ impl LocalPolicy {
                 let Some(sym) = intent.symbol().cloned() else {
                     return self.concept(query);
                 };
-                let args = json!({"operation": op, "symbol": sym.name});
+                // A lower-case qualifier names a package or module ("llm.Client"): send
+                // it as the file filter.
+                let args = match sym.qualifier() {
+                    Some(q) if q.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
+                        json!({"operation": op, "symbol": sym.leaf(), "file": q})
+                    }
+                    _ => json!({"operation": op, "symbol": sym.name}),
+                };
                 vec![self.call("code", args, Some(Purpose::Code { op, sym }))]
             }
         }

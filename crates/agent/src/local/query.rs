@@ -397,6 +397,15 @@ fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
         let member = clean_ident(&names[1])?;
         return Some(SymbolRef::new(format!("{owner}.{member}"), kind));
     }
+    // "the llm Client interface" → llm.Client (a package, then a type)
+    if names.len() == 2
+        && kind.is_some()
+        && names[0].chars().all(|c| c.is_ascii_lowercase())
+        && let Some(member) = clean_ident(&names[1])
+        && is_identifier_like(&member)
+    {
+        return Some(SymbolRef::new(format!("{}.{member}", names[0]), kind));
+    }
     if names.len() != 1 {
         return None;
     }
@@ -640,6 +649,14 @@ mod tests {
                 "{q}"
             );
         }
+    }
+
+    #[test]
+    fn package_qualified_types() {
+        assert_eq!(
+            parse("what implements the llm Client interface").intent,
+            Intent::Implementations(kinded("llm.Client", "interface"))
+        );
     }
 
     #[test]
