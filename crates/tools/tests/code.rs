@@ -818,3 +818,34 @@ Through IssueReader.List (method at internal/model/issue_access.go:11), which ma
         "{out}"
     );
 }
+
+#[test]
+fn cache_facts_are_read_only_when_something_changed() {
+    let repo = Repo::new();
+    let idx = repo.tool().index().unwrap().cache_path.unwrap();
+    let facts = idx.with_extension("facts");
+    assert!(facts.exists());
+    // Nothing changed: the graph file alone answers, the facts file is not needed.
+    std::fs::write(&facts, b"garbage").unwrap();
+    let warm = repo.tool().index().unwrap();
+    assert_eq!((warm.parsed, warm.from_cache), (0, true));
+    // A change needs the facts to re-link; bad facts mean a full rebuild, not an error.
+    std::fs::write(
+        repo.path("tools/util.py"),
+        "def helper():\n    return 2\n\n\ndef other():\n    pass\n",
+    )
+    .unwrap();
+    let tool = repo.tool();
+    let rebuilt = tool.index().unwrap();
+    assert_eq!(
+        (rebuilt.files, rebuilt.parsed, rebuilt.from_cache),
+        (4, 4, false)
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"find","symbol":"other"})),
+        "other (function) at tools/util.py:5\n  def other():"
+    );
+    // And the facts written by that rebuild serve the next change.
+    std::fs::write(repo.path("tools/util.py"), "def helper():\n    return 3\n").unwrap();
+    assert_eq!(repo.tool().index().unwrap().parsed, 1);
+}

@@ -30,7 +30,7 @@ use crate::secrets;
 /// Files larger than this are skipped: generated tables, minified bundles, data.
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// Bumped whenever the cache layout or the extraction changes meaning.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries and the
@@ -127,6 +127,9 @@ struct SkippedFile {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct CacheFile {
     root: String,
+    /// blake3 of the facts file's body: the per-file facts live in a second file
+    /// (`<cache>.facts`), read only when a file changed and the graph must be re-linked.
+    facts_hash: [u8; 32],
     files: Vec<CachedFile>,
     skipped: Vec<SkippedFile>,
     go_modules: Vec<(String, String)>,
@@ -168,6 +171,14 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
 
     let (seen, go_mod_files, mut walk_skipped) = walk(root);
     let go_modules = read_go_modules(root, &go_mod_files);
+    // The facts are needed only when something changed.
+    let mut old = old;
+    if let Some(c) = old.as_mut()
+        && !unchanged(c, &seen, &go_modules)
+        && cache.and_then(|p| load_facts(&facts_path(p), c)).is_none()
+    {
+        old = None;
+    }
 
     let old_files: HashMap<&str, &CachedFile> = old
         .as_ref()
@@ -260,6 +271,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     let write_needed = !stats.from_cache || stats.rehashed > 0;
     let cache_file = CacheFile {
         root: root.to_string_lossy().into_owned(),
+        facts_hash: [0; 32],
         files,
         skipped,
         go_modules,
@@ -275,6 +287,54 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code index ready");
     Built { graph, stats }
+}
+
+/// Whether every file is as the cache saw it (same set, sizes and mtimes, `go.mod`s).
+fn unchanged(c: &CacheFile, seen: &[Seen], go_modules: &[(String, String)]) -> bool {
+    if c.go_modules != go_modules || c.files.len() + c.skipped.len() != seen.len() {
+        return false;
+    }
+    let files: HashMap<&str, &CachedFile> = c.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let skipped: HashMap<&str, &SkippedFile> =
+        c.skipped.iter().map(|f| (f.path.as_str(), f)).collect();
+    seen.iter().all(|s| match files.get(s.rel.as_str()) {
+        Some(f) => f.size == s.size && f.mtime_ns == s.mtime_ns && f.language == s.language,
+        None => skipped
+            .get(s.rel.as_str())
+            .is_some_and(|k| k.size == s.size && k.mtime_ns == s.mtime_ns),
+    })
+}
+
+/// The facts file next to the cache file.
+fn facts_path(cache: &Path) -> PathBuf {
+    cache.with_extension("facts")
+}
+
+/// Reads the facts file into `c`'s files; `None` (with a warning) when it is missing,
+/// corrupt or not the one `c` was written with.
+fn load_facts(path: &Path, c: &mut CacheFile) -> Option<()> {
+    let bytes = std::fs::read(path).ok();
+    let facts = bytes.as_deref().and_then(|b| {
+        let body = b.strip_prefix(MAGIC)?;
+        (*blake3::hash(body).as_bytes() == c.facts_hash)
+            .then(|| postcard::from_bytes::<Vec<FileFacts>>(body).ok())
+            .flatten()
+    });
+    match facts {
+        Some(facts) if facts.len() == c.files.len() => {
+            for (f, facts) in c.files.iter_mut().zip(facts) {
+                f.facts = facts;
+            }
+            Some(())
+        }
+        _ => {
+            tracing::warn!(
+                "the code index facts {} are missing or do not match the index; rebuilding",
+                path.display()
+            );
+            None
+        }
+    }
 }
 
 fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
@@ -500,19 +560,50 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
         .parent()
         .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
     std::fs::create_dir_all(dir)?;
-    let body = postcard::to_stdvec(cache).map_err(std::io::Error::other)?;
+    let facts: Vec<&FileFacts> = cache.files.iter().map(|f| &f.facts).collect();
+    let facts_body = postcard::to_stdvec(&facts).map_err(std::io::Error::other)?;
+    let facts_hash = *blake3::hash(&facts_body).as_bytes();
+    write_atomic(&facts_path(path), &[MAGIC, &facts_body].concat())?;
+    let light = CacheFile {
+        root: cache.root.clone(),
+        facts_hash,
+        files: cache
+            .files
+            .iter()
+            .map(|f| CachedFile {
+                path: f.path.clone(),
+                language: f.language,
+                size: f.size,
+                mtime_ns: f.mtime_ns,
+                hash: f.hash,
+                facts: FileFacts::default(),
+            })
+            .collect(),
+        skipped: cache.skipped.clone(),
+        go_modules: cache.go_modules.clone(),
+        graph: cache.graph.clone(),
+    };
+    let body = postcard::to_stdvec(&light).map_err(std::io::Error::other)?;
     let mut bytes = Vec::with_capacity(MAGIC.len() + 20 + body.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     bytes.extend_from_slice(&fingerprint());
     bytes.extend_from_slice(&body);
+    write_atomic(path, &bytes)
+}
+
+/// Writes `bytes` to a temporary file next to `path` and renames it into place.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         path.file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         std::process::id()
     ));
-    if let Err(e) = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, path)) {
+    if let Err(e) = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
