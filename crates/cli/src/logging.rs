@@ -2,6 +2,9 @@
 //!
 //! `RUST_LOG` wins when set; otherwise `-v` shows explore's info logs, `-vv` debug and `-vvv`
 //! trace, and `-q` silences everything but errors.
+//!
+//! While a progress line is on screen, each log line hides it, prints, and redraws it
+//! (see [`crate::progress::suspended`]), so logs and the spinner never share a line.
 
 use tracing_subscriber::EnvFilter;
 
@@ -17,11 +20,28 @@ pub fn init(verbose: u8, quiet: bool) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| SuspendingStderr)
         .with_ansi(
             std::env::var_os("NO_COLOR").is_none()
                 && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         )
         .with_target(false)
         .try_init();
+}
+
+/// stderr, written with the progress line (if any) out of the way.
+struct SuspendingStderr;
+
+impl std::io::Write for SuspendingStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        crate::progress::suspended(|| std::io::stderr().write(buf))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        crate::progress::suspended(|| std::io::stderr().write_all(buf))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
 }

@@ -11,6 +11,24 @@ use std::time::Duration;
 use explore_agent::{Event, EventSink};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+/// The progress line on screen, if any, for [`suspended`].
+static ACTIVE: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Runs `f` (a write to stderr) with the progress line hidden, then redraws it.
+pub fn suspended<R>(f: impl FnOnce() -> R) -> R {
+    let bar = ACTIVE.lock().ok().and_then(|g| g.clone());
+    match bar {
+        Some(bar) => bar.suspend(f),
+        None => f(),
+    }
+}
+
+fn set_active(bar: Option<ProgressBar>) {
+    if let Ok(mut g) = ACTIVE.lock() {
+        *g = bar;
+    }
+}
+
 /// Tees events to several sinks (e.g. the progress line and a JSONL printer).
 pub struct Tee<'a>(pub Vec<&'a dyn EventSink>);
 
@@ -49,6 +67,7 @@ impl Progress {
         bar.set_style(style);
         bar.enable_steady_tick(Duration::from_millis(100));
         bar.set_message("starting");
+        set_active(Some(bar.clone()));
         Some(Progress {
             bar,
             state: Mutex::new(State::default()),
@@ -75,13 +94,14 @@ impl Progress {
 
     /// Clears the line (also done on drop).
     pub fn finish(&self) {
+        set_active(None);
         self.bar.finish_and_clear();
     }
 }
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        self.bar.finish_and_clear();
+        self.finish();
     }
 }
 
@@ -113,7 +133,8 @@ impl EventSink for Progress {
                     .println(format!("note: {}", one_line(message, 160)));
             }
             Event::Final { .. } => {
-                self.bar.finish_and_clear();
+                drop(state);
+                self.finish();
                 return;
             }
         }

@@ -44,12 +44,22 @@ pub fn run(global: &GlobalArgs, args: &AskArgs, words: &[String]) -> Result<u8> 
     let printer = output::printer(format, HumanStyle::detect(root.path().to_path_buf()));
 
     let cache = settings.session.value.as_deref().map(Cache::new);
+    if cache.is_none() && args.force_refresh {
+        tracing::warn!("`--force-refresh` does nothing without `--session DIR`");
+    }
     let mut cache_status = None;
     if let Some(cache) = &cache {
         if args.force_refresh {
             cache_status = Some(("refresh", None));
         } else {
-            match cache.lookup(&settings.angle.value, &query, root.path())? {
+            let lookup = cache
+                .lookup(&settings.angle.value, &query, root.path())
+                .unwrap_or_else(|err| {
+                    // Spec 004: a cache that can't be read never stops an exploration.
+                    tracing::warn!("cannot use the cache in {}: {err:#}", cache.dir().display());
+                    Lookup::Miss
+                });
+            match lookup {
                 Lookup::Hit(result) => {
                     tracing::info!("answered from the cache in {}", cache.dir().display());
                     printer.emit(&Event::Notice {

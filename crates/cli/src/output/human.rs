@@ -26,6 +26,9 @@ pub struct HumanStyle {
     pub color: bool,
     /// OSC 8 hyperlinks on paths (needs the repository root to build `file://` URLs).
     pub hyperlinks: Option<PathBuf>,
+    /// Wrap prose (answer, rationales) at this many columns; `None` leaves lines whole,
+    /// as a pipe or a file wants them.
+    pub width: Option<usize>,
 }
 
 impl HumanStyle {
@@ -33,9 +36,14 @@ impl HumanStyle {
     pub fn detect(repo: PathBuf) -> Self {
         let color = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never;
         let terminal = io::IsTerminal::is_terminal(&io::stdout());
+        let width = terminal
+            .then(terminal_size::terminal_size)
+            .flatten()
+            .map(|(w, _)| usize::from(w.0).clamp(40, 120));
         HumanStyle {
             color,
             hyperlinks: (color && terminal).then_some(repo),
+            width,
         }
     }
 }
@@ -89,8 +97,10 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
     let green = |s: &str| s.green().to_string();
 
     let answer = clean_lines(&result.answer);
-    if !answer.is_empty() {
-        let _ = writeln!(out, "{answer}");
+    for line in answer.lines() {
+        for piece in wrap(line, style.width) {
+            let _ = writeln!(out, "{piece}");
+        }
     }
 
     for (n, file) in result.relevant_files.iter().enumerate() {
@@ -106,16 +116,18 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
         );
         let rationale = clean_lines(&file.rationale);
         for line in rationale.lines() {
-            let _ = writeln!(out, "   {line}");
+            for piece in wrap(line, style.width.map(|w| w.saturating_sub(3))) {
+                let _ = writeln!(out, "   {piece}");
+            }
         }
         for loc in &file.locations {
             let at = format!("{path}:{}", loc.line);
-            let _ = writeln!(
-                out,
-                "{}: {}",
-                link(style, &file.path, &paint(&at, cyan)),
-                describe(loc)
-            );
+            let at = link(style, &file.path, &paint(&at, cyan));
+            match describe(loc) {
+                Some(what) => writeln!(out, "{at}: {what}"),
+                None => writeln!(out, "{at}"),
+            }
+            .ok();
         }
     }
 
@@ -151,8 +163,30 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
     out
 }
 
-/// `IssueStore (interface, lines 62-66)`, or what is known of it.
-fn describe(loc: &Location) -> String {
+/// Greedy word wrap at `width` columns (characters); a word longer than the width gets a
+/// line of its own, never split (it may be a path someone wants to click).
+fn wrap(line: &str, width: Option<usize>) -> Vec<String> {
+    let Some(width) = width else {
+        return vec![line.to_string()];
+    };
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let len = current.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
+}
+
+/// `IssueStore (interface, lines 62-66)`, or what is known of it; `None` when nothing is.
+fn describe(loc: &Location) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(kind) = &loc.kind {
         parts.push(clean(kind));
@@ -161,15 +195,11 @@ fn describe(loc: &Location) -> String {
         Some(end) if end > loc.line => parts.push(format!("lines {}-{end}", loc.line)),
         _ => {}
     }
-    let detail = if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", parts.join(", "))
-    };
-    match &loc.symbol {
-        Some(sym) => format!("{}{detail}", clean(sym)),
-        None if detail.is_empty() => "here".to_string(),
-        None => detail.trim_start().to_string(),
+    match (&loc.symbol, parts.is_empty()) {
+        (Some(sym), true) => Some(clean(sym)),
+        (Some(sym), false) => Some(format!("{} ({})", clean(sym), parts.join(", "))),
+        (None, true) => None,
+        (None, false) => Some(parts.join(", ")),
     }
 }
 
@@ -269,7 +299,7 @@ mod tests {
              1. internal/model/issue.go  type_definition\n   \
              Declares the IssueStore interface\n\
              internal/model/issue.go:62: IssueStore (interface, lines 62-66)\n\
-             internal/model/issue.go:70: here\n\
+             internal/model/issue.go:70\n\
              \n\
              answered · 1 file · 1 turn · 0 of 60000 tokens · 12 ms · local engine\n"
         );
@@ -280,11 +310,32 @@ mod tests {
         let style = HumanStyle {
             color: true,
             hyperlinks: Some(PathBuf::from("/src/my repo")),
+            width: None,
         };
         let text = render(&sample(), &style);
         assert!(text.contains(
             "\x1b]8;;file:///src/my%20repo/internal/model/issue.go\x1b\\\x1b[36minternal/model/issue.go:62\x1b[39m\x1b]8;;\x1b\\: IssueStore"
         ), "{text:?}");
+    }
+
+    #[test]
+    fn prose_wraps_on_a_terminal_only() {
+        assert_eq!(
+            wrap("one two three internal/model/issue.go:62 four", Some(10)),
+            vec!["one two", "three", "internal/model/issue.go:62", "four"]
+        );
+        assert_eq!(wrap("one two three", None), vec!["one two three"]);
+        let mut r = sample();
+        r.answer = "IssueStore is an interface declared in the model package".into();
+        let style = HumanStyle {
+            width: Some(40),
+            ..HumanStyle::default()
+        };
+        let text = render(&r, &style);
+        assert!(
+            text.starts_with("IssueStore is an interface declared in\nthe model package\n\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -443,3 +443,23 @@ fn concurrent_processes_lose_no_entry() {
         .collect();
     assert_eq!(leftovers, Vec::<String>::new());
 }
+
+#[test]
+fn unusable_cache_never_stops_an_exploration() {
+    let sb = Sandbox::new();
+    let repo = relay_copy();
+    let session = tempfile::tempdir().unwrap();
+    // `explorations` is a file: nothing can be read or written there.
+    std::fs::write(session.path().join("explorations"), "not a directory").unwrap();
+    let (code, doc) = ask(
+        &sb,
+        repo.path(),
+        session.path(),
+        &[],
+        "where is IssueStore defined",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(doc["relevant_files"][0]["path"], "internal/model/issue.go");
+    assert_eq!(doc["_metadata"]["cache"], "miss");
+    assert!(doc["_metadata"].get("cache_file").is_none());
+}

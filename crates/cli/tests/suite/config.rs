@@ -214,3 +214,25 @@ fn endpoint_from_user_file_makes_auto_pick_llm() {
         "http://127.0.0.1:9/v1"
     );
 }
+
+#[test]
+fn print_config_flag_is_explore_config() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    let run = |args: &[&str]| {
+        let out = sb
+            .cmd()
+            .arg("-C")
+            .arg(repo.path())
+            .args(args)
+            .env("EXPLORE_MAX_TURNS", "5")
+            .output()
+            .unwrap();
+        config_json(&out)
+    };
+    let a = run(&["--print-config", "--json"]);
+    let b = run(&["config", "--json"]);
+    assert_eq!(a, b);
+    assert_eq!(a["settings"]["max_turns"]["value"], "5");
+    assert_eq!(a["settings"]["max_turns"]["source"], "EXPLORE_MAX_TURNS");
+}
