@@ -133,6 +133,10 @@ pub struct AskArgs {
     /// Answer model calls from a transcript written by --record, without a network.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
+
+    /// Print the effective configuration (same as `explore config`) and exit.
+    #[arg(long)]
+    pub print_config: bool,
 }
 
 /// Options shared by every command.

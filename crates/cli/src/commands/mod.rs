@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, ConfigArgs, Format};
 use crate::settings::{self, ProcessEnv, Source, Sourced};
 
 /// Runs the parsed command line and returns the process exit status.
@@ -21,19 +21,27 @@ pub fn run(cli: Cli) -> Result<u8> {
         Some(Command::Tool(args)) => tool::run(&cli.global, args),
         Some(Command::Index(args)) => index::run(&cli.global, &args),
         Some(Command::Eval(args)) => eval::run(&cli.global, args),
-        Some(Command::Config(args)) => {
-            let repo = repo_sourced(cli.global.repo.as_deref())?;
-            let settings = settings::resolve(
-                &cli.ask,
-                repo,
-                &ProcessEnv,
-                settings::user_file_path(&ProcessEnv),
-            )?;
-            config::run(&settings, &args)
-        }
+        Some(Command::Config(ref args)) => config::run(&effective_settings(&cli)?, args),
         Some(Command::Completions(args)) => completions::run(&args),
+        None if cli.ask.print_config => {
+            let args = ConfigArgs {
+                json: cli.ask.json || cli.ask.format == Some(Format::Json),
+            };
+            config::run(&effective_settings(&cli)?, &args)
+        }
         None => ask::run(&cli.global, &cli.ask, &cli.query),
     }
+}
+
+/// The merged settings for `explore config` and `--print-config`.
+fn effective_settings(cli: &Cli) -> Result<settings::Settings> {
+    let repo = repo_sourced(cli.global.repo.as_deref())?;
+    settings::resolve(
+        &cli.ask,
+        repo,
+        &ProcessEnv,
+        settings::user_file_path(&ProcessEnv),
+    )
 }
 
 /// [`repo_dir`] with where the answer came from, for `explore config`.
