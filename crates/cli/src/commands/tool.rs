@@ -79,6 +79,15 @@ fn list(registry: &Registry, json: bool) -> Result<u8> {
         for t in &specs {
             println!("{:<6} {}", t.name, first_sentence(&t.description));
         }
+        // Which sandbox layers `bash` runs under here, so a user can see what the kernel
+        // and the machine gave it (issue 4: degrade with a warning, report what is active).
+        let bash = registry.bash();
+        let layers: Vec<String> = bash.layers().iter().map(ToString::to_string).collect();
+        println!();
+        println!("bash sandbox layers: {}", layers.join(", "));
+        for missing in bash.missing_layers() {
+            println!("bash sandbox missing: {missing}");
+        }
     }
     Ok(0)
 }
