@@ -1002,9 +1002,16 @@ impl LocalPolicy {
                     .take(8)
                     .map(|e| format!("{} at {}", e.name.as_deref().unwrap_or("?"), cite(e)))
                     .collect();
+                // Only the asked-for symbol's own definitions: the callers' and callees'
+                // definitions are relations, listed after the verb.
+                let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
+                let wanted = last(&target);
                 let defs: Vec<String> = primary
                     .iter()
-                    .filter(|e| e.relation == Relation::Definition && e.name.is_some())
+                    .filter(|e| {
+                        e.relation == Relation::Definition
+                            && e.name.as_deref().is_some_and(|n| last(n) == wanted)
+                    })
                     .map(|e| format!("`{}` at {}", e.name.as_deref().unwrap_or(&target), cite(e)))
                     .collect();
                 let verb = match intent.name() {
