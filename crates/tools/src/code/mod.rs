@@ -205,6 +205,6 @@ impl Tool for CodeTool {
     fn call(&self, raw: &serde_json::Value) -> Result<ToolOutput, ToolError> {
         let a: CodeArgs = args::parse("code", raw, &tool::FIELDS, tool::EXAMPLE)?;
         let graph = self.graph()?;
-        tool::run(&graph, &a)
+        tool::run(&*graph, &a)
     }
 }

@@ -12,7 +12,7 @@ use super::model::{Kind, Symbol, SymbolId};
 use super::query::{
     self, Hop, MAX_DEPTH, MAX_RESULTS, MAX_TRACE, Match, Related, Resolution, Role, SymbolQuery,
 };
-use super::store::{CodeGraph, GraphStore};
+use super::store::GraphStore;
 use crate::{Finding, ToolError, ToolOutput, args};
 
 pub(crate) const FIELDS: [&str; 6] = ["operation", "symbol", "kind?", "file?", "depth?", "to?"];
@@ -169,8 +169,9 @@ fn narrowing(first: &Symbol, kind_given: bool, others: &[&Symbol]) -> String {
     }
 }
 
-/// Runs one call of the tool against a graph.
-pub fn run(graph: &CodeGraph, a: &CodeArgs) -> Result<ToolOutput, ToolError> {
+/// Runs one call of the tool against a graph store: the embedded [`CodeGraph`](super::CodeGraph), or a
+/// shared server-backed store, answer alike because every lookup goes through the trait.
+pub fn run(store: &dyn GraphStore, a: &CodeArgs) -> Result<ToolOutput, ToolError> {
     let kind = match a.kind.as_deref().map(str::trim) {
         None | Some("") => None,
         Some(k) => Some(Kind::parse(k).ok_or_else(|| invalid_kind(k))?),
@@ -223,7 +224,6 @@ pub fn run(graph: &CodeGraph, a: &CodeArgs) -> Result<ToolOutput, ToolError> {
         kind,
         file: a.file.clone().filter(|f| !f.trim().is_empty()),
     };
-    let store: &dyn GraphStore = graph;
     match op {
         Operation::Find => find(store, &q),
         Operation::Trace => trace(store, &q, a.to.as_deref().unwrap_or("")),
