@@ -391,3 +391,50 @@ fn live_arangodb_answers_like_the_embedded_store() {
         assert_eq!(store.last_error(), None);
     }
 }
+
+/// The `code` tool itself, pointed at a shared store (what `--store arangodb` does), prints
+/// exactly what it prints from the local index: same operations, same text.
+#[test]
+fn the_code_tool_answers_from_a_shared_store_as_from_the_local_index() {
+    use explore_tools::Tool;
+    use serde_json::json;
+    let calls = [
+        json!({"operation": "find", "symbol": "IssueStore"}),
+        json!({"operation": "find", "symbol": "*Issue*"}),
+        json!({"operation": "callers", "symbol": "Plan", "depth": 2}),
+        json!({"operation": "callees", "symbol": "Planner.Plan"}),
+        json!({"operation": "implementations", "symbol": "IssueStore"}),
+        json!({"operation": "methods", "symbol": "IssueStore"}),
+        json!({"operation": "usages", "symbol": "Issue"}),
+        json!({"operation": "trace", "symbol": "main", "to": "Plan"}),
+        json!({"operation": "find", "symbol": "NoSuchThingAnywhere"}),
+    ];
+    let g = relay();
+    let backend = MemoryBackend::new();
+    arango::push_with(&backend, "relay", g.data(), 250).unwrap();
+    let store = ArangoStore::with_backend(Box::new(backend), "relay", "memory").unwrap();
+    let local = CodeTool::new(
+        RepoRoot::new(fixture("relay")).unwrap(),
+        IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+    );
+    let shared = CodeTool::new(
+        RepoRoot::new(fixture("relay")).unwrap(),
+        IndexOptions {
+            no_cache: true,
+            shared: Some(std::sync::Arc::new(store)),
+            ..Default::default()
+        },
+    );
+    for call in &calls {
+        let want = local.call(call).map(|o| o.text).map_err(|e| e.to_string());
+        let got = shared.call(call).map(|o| o.text).map_err(|e| e.to_string());
+        assert_eq!(want, got, "{call}");
+    }
+    // The shared path never built the local index.
+    assert!(shared.stats().is_none());
+    let found = shared.call(&calls[0]).unwrap().text;
+    assert!(found.contains("internal/model/issue.go:155"), "{found}");
+}

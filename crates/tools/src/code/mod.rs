@@ -62,6 +62,10 @@ pub struct IndexOptions {
     pub cache_dir: Option<PathBuf>,
     /// Keep the index in memory only: no cache file is read or written.
     pub no_cache: bool,
+    /// Answer `code` calls from this shared graph (ArangoDB, `--store arangodb`) instead
+    /// of the local index. The local index is still what [`CodeTool::graph`] returns,
+    /// for the local engine's ranking, which needs every symbol in memory.
+    pub shared: Option<Arc<arango::ArangoStore>>,
 }
 
 /// The `code` tool: the graph, built on first use, and its queries.
@@ -204,7 +208,26 @@ impl Tool for CodeTool {
 
     fn call(&self, raw: &serde_json::Value) -> Result<ToolOutput, ToolError> {
         let a: CodeArgs = args::parse("code", raw, &tool::FIELDS, tool::EXAMPLE)?;
+        if let Some(shared) = &self.options.shared {
+            return answer_shared(shared, &a);
+        }
         let graph = self.graph()?;
         tool::run(&*graph, &a)
+    }
+}
+
+/// One call answered by the shared store. The trait has no error channel, so a lookup the
+/// server failed shows up as a short answer; the store keeps the failure and we turn it
+/// into an error the model (or person) can act on.
+fn answer_shared(shared: &arango::ArangoStore, a: &CodeArgs) -> Result<ToolOutput, ToolError> {
+    shared.take_error();
+    let out = tool::run(shared, a);
+    // Checked whatever the answer: a failed name lookup reads as "not found".
+    match shared.take_error() {
+        Some(e) => Err(ToolError::Failed(format!(
+            "the shared ArangoDB graph did not answer ({e}); retry, or query the local index \
+             by running without --store arangodb"
+        ))),
+        None => out,
     }
 }

@@ -544,6 +544,13 @@ impl ArangoStore {
         self.last_error.lock().ok().and_then(|e| e.clone())
     }
 
+    /// The last server failure a lookup swallowed, cleared: the `code` tool calls it after
+    /// each answer so that an answer built from failed lookups becomes an error, not a
+    /// silently short list.
+    pub fn take_error(&self) -> Option<String> {
+        self.last_error.lock().ok().and_then(|mut e| e.take())
+    }
+
     fn fail(&self, what: &str, e: impl std::fmt::Display) {
         let msg = format!("{what}: {e}");
         tracing::warn!("ArangoDB lookup failed: {msg}");

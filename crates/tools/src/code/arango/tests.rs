@@ -368,3 +368,29 @@ fn failures_mid_session_answer_empty_and_are_kept() {
     assert!(e.ends_with("cannot reach ArangoDB at http://db:8529 (connection refused); start the server (docs/arangodb.md) or set EXPLORE_ARANGO_URL / --arango-url to where it runs"), "{e}");
     assert_eq!(store.edges_out(0, EdgeKind::Calls, 5), EdgePage::default());
 }
+
+#[test]
+fn the_code_tool_turns_a_failed_shared_lookup_into_an_error() {
+    use crate::Tool;
+    use crate::code::{CodeTool, IndexOptions};
+    let store = ArangoStore::with_backend(Box::new(Broken), "relay", "explore").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tool = CodeTool::new(
+        crate::RepoRoot::new(dir.path()).unwrap(),
+        IndexOptions {
+            no_cache: true,
+            shared: Some(std::sync::Arc::new(store)),
+            ..Default::default()
+        },
+    );
+    let e = tool
+        .call(&serde_json::json!({"operation": "find", "symbol": "Run"}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the shared ArangoDB graph did not answer"),
+        "{e}"
+    );
+    assert!(e.contains("cannot reach ArangoDB at http://db:8529"), "{e}");
+    assert!(e.contains("without --store arangodb"), "{e}");
+}
