@@ -1,34 +1,106 @@
 #!/usr/bin/env bash
-# Fetches the third-party codebase of evals/thirdparty/*.toml into target/thirdparty/.
+# Fetches the third-party codebases of evals/thirdparty/*.toml into target/thirdparty/.
 #
-# The source is the sdist of click 8.1.7 from PyPI (a pure-Python package of about 10,000
-# lines), downloaded with pip and checked against a pinned SHA-256, never committed. A
-# second run is offline: it reuses target/thirdparty/cache/ and the extracted tree.
+# Every source comes from a package registry, pinned by version and SHA-256, and is never
+# committed:
+#   - Python sdists from PyPI (`pip download --no-deps --no-binary :all:`): click 8.1.7,
+#     Flask 3.0.3, requests 2.32.3;
+#   - Go library source from Debian (`apt-get download`, unpacked with `dpkg -x`, no
+#     install): gorilla/mux 1.8.0, spf13/cobra 1.6.1.
+# Archives are kept in target/thirdparty/cache/ (a second run is offline); an archive
+# already downloaded by evals/bench/corpus.sh (target/bench-corpus/downloads/) is reused.
 #
 #   bash evals/thirdparty/fetch.sh && explore eval evals/thirdparty
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-pkg=click
-version=8.1.7
-sha256=ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de
 dest=target/thirdparty
 cache=$dest/cache
-tarball=$cache/$pkg-$version.tar.gz
-
-if [ -f "$dest/$pkg-$version/src/click/core.py" ]; then
-  echo "$dest/$pkg-$version is already there"
-  exit 0
-fi
+bench=target/bench-corpus/downloads
 mkdir -p "$cache"
-if [ ! -f "$tarball" ]; then
-  pip=$(command -v pip3 || command -v pip || true)
-  if [ -z "$pip" ]; then
-    echo "error: pip is needed to download $pkg==$version (apt-get install python3-pip)" >&2
-    exit 1
+
+# Copies FILE from the benchmark's downloads into the cache when it is there.
+reuse() {
+  if [ ! -f "$cache/$1" ] && [ -f "$bench/$1" ]; then
+    cp "$bench/$1" "$cache/$1"
   fi
-  "$pip" download --quiet --no-deps --no-binary :all: "$pkg==$version" -d "$cache"
+}
+
+# pypi NAME VERSION ARCHIVE SHA256 DIR: the sdist unpacked as target/thirdparty/DIR.
+pypi() {
+  local name=$1 version=$2 archive=$3 sha256=$4 dir=$5
+  if [ -d "$dest/$dir" ]; then
+    echo "$dest/$dir is already there"
+    return
+  fi
+  reuse "$archive"
+  if [ ! -f "$cache/$archive" ]; then
+    local pip
+    pip=$(command -v pip3 || command -v pip || true)
+    if [ -z "$pip" ]; then
+      echo "error: pip is needed to download $name==$version (apt-get install python3-pip)" >&2
+      exit 1
+    fi
+    "$pip" download --quiet --no-deps --no-binary :all: "$name==$version" -d "$cache"
+  fi
+  echo "$sha256  $cache/$archive" | sha256sum --check --quiet
+  tar -xzf "$cache/$archive" -C "$dest"
+  echo "fetched $dest/$dir"
+}
+
+# debian PACKAGE VERSION SHA256 GOPATH DIR: the Go source tree GOPATH of a golang-*-dev
+# package (under /usr/share/gocode/src) as target/thirdparty/DIR.
+debian() {
+  local pkg=$1 version=$2 sha256=$3 gopath=$4 dir=$5
+  local deb="${pkg}_${version}_all.deb"
+  if [ -d "$dest/$dir" ]; then
+    echo "$dest/$dir is already there"
+    return
+  fi
+  reuse "$deb"
+  if [ ! -f "$cache/$deb" ]; then
+    if ! command -v apt-get >/dev/null; then
+      echo "error: apt-get (Debian or Ubuntu) is needed to download $pkg=$version" >&2
+      exit 1
+    fi
+    (cd "$cache" && { apt-get download -qq "$pkg=$version" 2>/dev/null ||
+      { apt-get update -qq && apt-get download -qq "$pkg=$version"; }; })
+  fi
+  echo "$sha256  $cache/$deb" | sha256sum --check --quiet
+  local tmp
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  dpkg -x "$cache/$deb" "$tmp"
+  mv "$tmp/usr/share/gocode/src/$gopath" "$dest/$dir"
+  rm -rf "$tmp"
+  # Debian links a few files between packages; keep only regular files.
+  find "$dest/$dir" -type l -delete
+  echo "fetched $dest/$dir"
+}
+
+pypi click 8.1.7 click-8.1.7.tar.gz \
+  ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de click-8.1.7
+pypi Flask 3.0.3 flask-3.0.3.tar.gz \
+  ceb27b0af3823ea2737928a4d99d125a06175b8512c445cbd9a9ce200ef76842 flask-3.0.3
+pypi requests 2.32.3 requests-2.32.3.tar.gz \
+  55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760 requests-2.32.3
+debian golang-github-gorilla-mux-dev 1.8.0-1 \
+  0880a4019fe68496a0e0a749c2948c029e489f49edd448bed2fedaba33f848c2 \
+  github.com/gorilla/mux mux-1.8.0
+debian golang-github-spf13-cobra-dev 1.6.1-1 \
+  4f5d20855133319beef3c5b49d3c21a0406f270bf94fb4b6f4d406b691283cb2 \
+  github.com/spf13/cobra cobra-1.6.1
+
+# This repository's own code at a pinned commit (Rust, with the Go and Python fixtures
+# under evals/fixtures): a mixed repository whose main language the code graph does not
+# parse. `git archive` of a fixed commit keeps the expected lines stable while the
+# working tree moves on.
+explore_commit=5fcf9672ae7cdb3718796ab38bba09c03b438233
+explore_dir=$dest/explore-${explore_commit:0:7}
+if [ -d "$explore_dir" ]; then
+  echo "$explore_dir is already there"
+else
+  mkdir -p "$explore_dir.partial"
+  git archive "$explore_commit" | tar -x -C "$explore_dir.partial"
+  mv "$explore_dir.partial" "$explore_dir"
+  echo "fetched $explore_dir"
 fi
-echo "$sha256  $tarball" | sha256sum --check --quiet
-tar -xzf "$tarball" -C "$dest"
-echo "fetched $dest/$pkg-$version"
