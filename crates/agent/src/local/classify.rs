@@ -16,6 +16,10 @@ pub struct PathClass {
     pub vendored: bool,
     /// Generated code (`.pb.go`, `_pb2.py`, `_pb2_grpc.py`, `.gen.go`, `_generated`).
     pub generated: bool,
+    /// Sample code beside the product: fixtures, examples, benchmarks, documentation
+    /// (`fixtures/`, `examples/`, `benches/`, `docs/`). A question about the product is not
+    /// answered from its example app because the example matches the words.
+    pub sample: bool,
     /// Configuration (`config/`, `config.go`, `settings.py`, `*.toml`, `*.yaml`, …).
     pub config: bool,
     /// A program's entry point (`main.go`, `cmd/`, `__main__.py`, `cli.py`).
@@ -67,6 +71,9 @@ impl PathClass {
         if self.vendored || self.generated {
             d *= 0.2;
         }
+        if self.sample && !focus.tests {
+            d *= 0.4;
+        }
         if focus.entry && self.entry && !self.test {
             d *= 3.0;
         }
@@ -78,7 +85,7 @@ impl PathClass {
 
     /// True for code that answers should cite last: tests, vendored, generated.
     pub fn secondary(&self) -> bool {
-        self.test || self.vendored || self.generated
+        self.test || self.vendored || self.generated || self.sample
     }
 }
 
@@ -145,10 +152,21 @@ pub fn classify(path: &str) -> PathClass {
     ]) || file.starts_with("handler")
         || file.starts_with("routes")
         || file.starts_with("routing");
+    let sample = in_dir(&[
+        "fixtures",
+        "fixture",
+        "examples",
+        "example",
+        "samples",
+        "benches",
+        "benchmarks",
+        "docs",
+    ]);
     PathClass {
         test,
         vendored,
         generated,
+        sample,
         config,
         entry,
         surface,
@@ -187,7 +205,7 @@ pub fn role(path: &str, relation: Relation, kind: Option<&str>) -> Role {
     if class.vendored {
         return Role::Dependency;
     }
-    if class.generated {
+    if class.generated || class.sample {
         return Role::ContextOnly;
     }
     let is_type = matches!(

@@ -24,6 +24,7 @@
 pub mod classify;
 pub mod corpus;
 pub mod evidence;
+pub mod lexical;
 pub mod query;
 pub mod rank;
 pub mod scan;
@@ -76,6 +77,11 @@ pub struct LocalPolicy {
     no_path: bool,
     /// Question words no file mentions, which made the answer `not_found`.
     absent: Vec<String>,
+    /// The repository's source files, listed once for every text search of this engine.
+    sources: Arc<Mutex<Option<Arc<Vec<String>>>>>,
+    /// How a text search found the answer ("found by text search; the code graph does
+    /// not parse Rust"), said first in the answer.
+    text_note: Option<String>,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -96,6 +102,8 @@ enum Purpose {
     Narrowed { op: &'static str, sym: SymbolRef },
     /// A `read` backing a concept answer's citations in one file.
     Read { file: ConceptFile },
+    /// A `read` backing places a text search found in one file.
+    TextRead { entries: Vec<Entry> },
     /// The callees of a concept answer's best symbol.
     Expand {
         op: &'static str,
@@ -166,6 +174,8 @@ impl LocalPolicy {
             ops: Vec::new(),
             no_path: false,
             absent: Vec::new(),
+            sources: Arc::new(Mutex::new(None)),
+            text_note: None,
         }
     }
 
@@ -324,6 +334,11 @@ impl LocalPolicy {
                         self.on_read(file, &result.findings);
                     }
                 }
+                Purpose::TextRead { entries } => {
+                    if !result.is_error {
+                        self.on_text_read(entries, &result.findings);
+                    }
+                }
                 Purpose::Expand {
                     op,
                     from,
@@ -347,6 +362,15 @@ impl LocalPolicy {
     ) -> Vec<ToolCall> {
         match answer {
             CodeAnswer::Hits(hits) if !hits.is_empty() => {
+                // Only tests, fixtures or examples in the languages the graph parses: the
+                // product itself may be in another language (Rust beside Go fixtures).
+                if !narrowed
+                    && matches!(op, "find" | "implementations" | "callers" | "usages")
+                    && hits.iter().all(|h| classify::classify(&h.path).secondary())
+                    && let Some(calls) = self.text_search(op, sym, true)
+                {
+                    return calls;
+                }
                 let hits = if op == "find" {
                     let chosen = choose_definitions(sym, hits.clone());
                     self.note_dropped(sym, &hits, &chosen);
@@ -362,6 +386,13 @@ impl LocalPolicy {
                 Vec::new()
             }
             CodeAnswer::Ambiguous(candidates) if !narrowed => {
+                if candidates
+                    .iter()
+                    .all(|h| classify::classify(&h.path).secondary())
+                    && let Some(calls) = self.text_search(op, sym, true)
+                {
+                    return calls;
+                }
                 let chosen = narrow(sym, &candidates);
                 if op == "find" {
                     // A find that lists several is an answer in itself.
@@ -442,6 +473,11 @@ impl LocalPolicy {
                         }),
                     )];
                 }
+                // A constant or variable (the graph links calls and type uses only), or a
+                // name the graph does not know: search the text.
+                if let Some(calls) = self.text_search(op, sym, false) {
+                    return calls;
+                }
                 self.concept_fallback(query, sym)
             }
             other => {
@@ -479,8 +515,242 @@ impl LocalPolicy {
                     );
                     return vec![ca, cb];
                 }
+                if op != "trace"
+                    && let Some(calls) = self.text_search(op, sym, false)
+                {
+                    return calls;
+                }
                 self.concept_fallback(query, sym)
             }
+        }
+    }
+
+    /// The repository's source files, listed once per engine.
+    fn source_files(&self) -> Arc<Vec<String>> {
+        let mut guard = match self.sources.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(files) = guard.as_ref() {
+            return files.clone();
+        }
+        let files = Arc::new(lexical::list_sources(self.registry.root().path()));
+        *guard = Some(files.clone());
+        files
+    }
+
+    /// Answers a symbol question by text search (definitions, usages or implementations
+    /// recognised by the shape of a line), for languages the code graph does not parse
+    /// and for names it records no relation for (constants, variables). Returns the
+    /// `read` calls that back the places found, or `None` when the text has nothing (or,
+    /// with `need_primary`, nothing outside tests, fixtures, examples, vendored and
+    /// generated code).
+    fn text_search(
+        &mut self,
+        op: &'static str,
+        sym: &SymbolRef,
+        need_primary: bool,
+    ) -> Option<Vec<ToolCall>> {
+        if !matches!(op, "find" | "callers" | "usages" | "implementations") {
+            return None;
+        }
+        let root = self.registry.root().path().to_path_buf();
+        let files = self.source_files();
+        let leaf = sym.leaf().to_string();
+        let secondary = |p: &str| classify::classify(p).secondary();
+        let mut defs = lexical::definitions(&root, &files, &sym.name);
+        if defs.is_empty() && sym.qualifier().is_some() {
+            defs = lexical::definitions(&root, &files, &leaf);
+        }
+        if let Some(k) = sym.kind {
+            let keep: Vec<lexical::TextHit> = defs
+                .iter()
+                .filter(|d| d.kind.is_some_and(|g| kind_matches(k, g)))
+                .cloned()
+                .collect();
+            if !keep.is_empty() {
+                defs = keep;
+            }
+        }
+        if defs.iter().any(|d| !secondary(&d.path)) {
+            defs.retain(|d| !secondary(&d.path));
+        }
+        let value_or_type = defs.iter().any(|d| {
+            matches!(
+                d.kind,
+                Some(
+                    "struct"
+                        | "class"
+                        | "enum"
+                        | "trait"
+                        | "interface"
+                        | "type"
+                        | "const"
+                        | "variable"
+                )
+            )
+        });
+        let calls_only = op == "callers" && !value_or_type;
+        let (main, relation) = match op {
+            "find" => (defs.clone(), Relation::Definition),
+            "implementations" => (
+                lexical::implementations(&root, &files, &leaf),
+                Relation::Implementation,
+            ),
+            _ => (
+                lexical::usages(&root, &files, &leaf, calls_only),
+                Relation::Caller,
+            ),
+        };
+        if main.is_empty() || (need_primary && main.iter().all(|h| secondary(&h.path))) {
+            return None;
+        }
+        let verb = if calls_only { "calls" } else { "uses" };
+        let mut entries: Vec<Entry> = Vec::new();
+        for (_, hits) in lexical::rank_files(main).into_iter().take(8) {
+            for h in hits.into_iter().take(6) {
+                let shown = h.name.clone().unwrap_or_else(|| leaf.clone());
+                let kind = h.kind.map(str::to_string);
+                let note = match relation {
+                    Relation::Definition => format!(
+                        "Defines {}{shown} at line {}",
+                        kind.as_deref().map(|k| format!("{k} ")).unwrap_or_default(),
+                        h.line
+                    ),
+                    Relation::Implementation => format!(
+                        "{shown} ({}) implements {}, at line {}",
+                        kind.as_deref().unwrap_or("type"),
+                        sym.name,
+                        h.line
+                    ),
+                    _ => match &h.name {
+                        Some(n) => format!("{n} {verb} {} at line {}", sym.name, h.line),
+                        None => format!("Uses {} at line {}", sym.name, h.line),
+                    },
+                };
+                entries.push(Entry {
+                    path: h.path,
+                    relation,
+                    name: h.name,
+                    kind,
+                    line: h.line,
+                    end_line: (h.end_line > h.line).then_some(h.end_line),
+                    note,
+                    source: "read",
+                    target: Some(sym.name.clone()),
+                });
+            }
+        }
+        if op != "find" {
+            for d in defs.iter().take(3) {
+                let kind = d.kind.map(str::to_string);
+                entries.push(Entry {
+                    path: d.path.clone(),
+                    relation: Relation::Definition,
+                    name: d.name.clone(),
+                    kind: kind.clone(),
+                    line: d.line,
+                    end_line: (d.end_line > d.line).then_some(d.end_line),
+                    note: format!(
+                        "Defines {}{} at line {}",
+                        kind.as_deref().map(|k| format!("{k} ")).unwrap_or_default(),
+                        d.name.as_deref().unwrap_or(&leaf),
+                        d.line
+                    ),
+                    source: "read",
+                    target: Some(sym.name.clone()),
+                });
+            }
+        }
+        // Say how it was found, and why the graph did not find it.
+        let graph_files: std::collections::HashSet<String> = match self.registry.code().graph() {
+            Ok(g) => g.files().iter().map(|f| f.path.clone()).collect(),
+            Err(_) => std::collections::HashSet::new(),
+        };
+        let mut langs: Vec<&str> = Vec::new();
+        for e in &entries {
+            if !graph_files.contains(&e.path)
+                && let Some(l) = lexical::language_of(&e.path)
+                && !langs.contains(&l)
+            {
+                langs.push(l);
+            }
+        }
+        self.text_note = Some(if langs.is_empty() {
+            format!(
+                "Found by text search (the code graph records no {} for `{}`).",
+                match op {
+                    "find" => "definition",
+                    "implementations" => "implementations",
+                    _ if calls_only => "calls",
+                    _ => "uses",
+                },
+                sym.name
+            )
+        } else {
+            format!(
+                "Found by text search (no code graph for {}).",
+                langs.join(", ")
+            )
+        });
+        self.ops.push(if calls_only { "callers" } else { "usages" });
+        self.ops.push(op);
+        // One `read` per file and window, so every place is backed by what it showed.
+        let mut by_file: Vec<(String, Vec<Entry>)> = Vec::new();
+        for e in entries {
+            match by_file.iter_mut().find(|(p, _)| *p == e.path) {
+                Some((_, v)) => v.push(e),
+                None => by_file.push((e.path.clone(), vec![e])),
+            }
+        }
+        let mut calls = Vec::new();
+        for (path, mut list) in by_file {
+            list.sort_by_key(|e| e.line);
+            let mut windows: Vec<Vec<Entry>> = Vec::new();
+            for e in list {
+                let fits = windows.last().is_some_and(|w| {
+                    let start = w[0].line.saturating_sub(2).max(1);
+                    e.end_line.unwrap_or(e.line) < start + 300
+                });
+                match windows.last_mut() {
+                    Some(w) if fits => w.push(e),
+                    _ => windows.push(vec![e]),
+                }
+            }
+            for w in windows.into_iter().take(3) {
+                let start = w[0].line.saturating_sub(2).max(1);
+                let last = w
+                    .iter()
+                    .map(|e| e.end_line.unwrap_or(e.line))
+                    .max()
+                    .unwrap_or(start);
+                let num = (last + 1).saturating_sub(start).clamp(1, 300);
+                let args = json!({"file": path, "start_line": start, "num_lines": num});
+                calls.push(self.call("read", args, Some(Purpose::TextRead { entries: w })));
+            }
+        }
+        Some(calls)
+    }
+
+    /// Keeps the places of a text search that a `read` showed.
+    fn on_text_read(&mut self, entries: Vec<Entry>, findings: &[Finding]) {
+        let covered = |path: &str, line: u32| {
+            findings.iter().any(|f| {
+                f.path == path
+                    && f.line.is_some_and(|a| a <= line)
+                    && f.end_line.or(f.line).is_some_and(|b| line <= b)
+            })
+        };
+        for mut e in entries {
+            if !covered(&e.path, e.line) {
+                continue;
+            }
+            if let Some(end) = e.end_line
+                && !covered(&e.path, end)
+            {
+                e.end_line = None;
+            }
+            self.found.push(e);
         }
     }
 
@@ -512,8 +782,10 @@ impl LocalPolicy {
                     "generated code"
                 } else if class.vendored {
                     "vendored code"
-                } else {
+                } else if class.test {
                     "test code"
+                } else {
+                    "example or fixture code"
                 };
                 self.notes.push(format!(
                     "`{}` at {}:{} is {why}, not the answer.",
@@ -992,7 +1264,7 @@ impl LocalPolicy {
                 let rels: Vec<String> = primary
                     .iter()
                     .filter(|e| {
-                        e.name.is_some()
+                        (e.name.is_some() || self.text_note.is_some())
                             && if intent.name() == "methods" {
                                 e.kind.as_deref() == Some("method")
                             } else {
@@ -1000,7 +1272,10 @@ impl LocalPolicy {
                             }
                     })
                     .take(8)
-                    .map(|e| format!("{} at {}", e.name.as_deref().unwrap_or("?"), cite(e)))
+                    .map(|e| match e.name.as_deref() {
+                        Some(n) => format!("{n} at {}", cite(e)),
+                        None => cite(e),
+                    })
                     .collect();
                 // Only the asked-for symbol's own definitions: the callers' and callees'
                 // definitions are relations, listed after the verb.
@@ -1041,6 +1316,9 @@ impl LocalPolicy {
         }
         if let Some(s) = &self.fallback {
             parts.insert(0, format!("{s}; these files match the question's words."));
+        }
+        if let Some(s) = &self.text_note {
+            parts.insert(0, s.clone());
         }
         parts.extend(self.notes.iter().cloned());
         parts.join(" ")
@@ -1287,6 +1565,8 @@ fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
             rationale.push_str(" — vendored third-party code");
         } else if class.test {
             rationale.push_str(" — test code");
+        } else if class.sample {
+            rationale.push_str(" — example, fixture or documentation code");
         }
         f.rationale = rationale;
         f.locations.sort_by_key(|l| l.line);

@@ -1,0 +1,852 @@
+//! Text search for symbols in any language: definitions, usages and implementations found
+//! by the shape of a line, for the files the code graph does not parse.
+//!
+//! The code graph knows Go and Python. A repository in Rust, TypeScript, Java or Ruby (or
+//! the Rust half of a mixed one) still has definitions that look like definitions —
+//! `pub struct RepoRoot`, `fn resolve(`, `class Session`, `export function parse`,
+//! `const MAX = 3` — and usages that are the name between word boundaries. This module
+//! recognises those shapes line by line, so "where is X defined" and "who uses X" get an
+//! answer from the text, which the engine then backs with `read` calls and labels as a
+//! text search, not a graph result.
+
+use std::path::Path;
+
+use super::classify;
+
+/// Files larger than this are not searched (minified bundles, data dumps).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Most lines a definition's cited range spans.
+const MAX_SPAN: u32 = 300;
+
+/// Extensions of source files, with the language they name in answers.
+const LANGUAGES: &[(&str, &str)] = &[
+    ("rs", "Rust"),
+    ("go", "Go"),
+    ("py", "Python"),
+    ("pyi", "Python"),
+    ("js", "JavaScript"),
+    ("jsx", "JavaScript"),
+    ("mjs", "JavaScript"),
+    ("cjs", "JavaScript"),
+    ("ts", "TypeScript"),
+    ("tsx", "TypeScript"),
+    ("mts", "TypeScript"),
+    ("java", "Java"),
+    ("kt", "Kotlin"),
+    ("kts", "Kotlin"),
+    ("scala", "Scala"),
+    ("groovy", "Groovy"),
+    ("cs", "C#"),
+    ("fs", "F#"),
+    ("swift", "Swift"),
+    ("m", "Objective-C"),
+    ("mm", "Objective-C"),
+    ("c", "C"),
+    ("h", "C"),
+    ("cc", "C++"),
+    ("cpp", "C++"),
+    ("cxx", "C++"),
+    ("hpp", "C++"),
+    ("hh", "C++"),
+    ("rb", "Ruby"),
+    ("php", "PHP"),
+    ("lua", "Lua"),
+    ("ex", "Elixir"),
+    ("exs", "Elixir"),
+    ("erl", "Erlang"),
+    ("hs", "Haskell"),
+    ("ml", "OCaml"),
+    ("clj", "Clojure"),
+    ("dart", "Dart"),
+    ("zig", "Zig"),
+    ("nim", "Nim"),
+    ("jl", "Julia"),
+    ("r", "R"),
+    ("pl", "Perl"),
+    ("pm", "Perl"),
+    ("sh", "shell"),
+    ("bash", "shell"),
+    ("vue", "Vue"),
+    ("svelte", "Svelte"),
+    ("sql", "SQL"),
+    ("proto", "Protocol Buffers"),
+    ("graphql", "GraphQL"),
+];
+
+/// The language of a path, by its extension.
+pub fn language_of(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    LANGUAGES.iter().find(|(e, _)| *e == ext).map(|(_, l)| *l)
+}
+
+/// Every source file of the repository (repo-relative, `/`-separated, sorted), honouring
+/// `.gitignore`, skipping hidden directories and the contract's secret files.
+pub fn list_sources(root: &Path) -> Vec<String> {
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .git_ignore(true)
+        .require_git(false)
+        .follow_links(false)
+        .build();
+    let mut out = Vec::new();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let abs = entry.path();
+        if explore_tools::secrets::is_secret_path(abs) {
+            continue;
+        }
+        let Ok(rel) = abs.strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if language_of(&rel).is_some() {
+            out.push(rel);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Reads a source file for searching: a regular, singly linked file of at most 1 MiB.
+pub fn read_source(root: &Path, rel: &str) -> Option<String> {
+    let abs = root.join(rel);
+    let meta = std::fs::symlink_metadata(&abs).ok()?;
+    if !meta.is_file()
+        || meta.len() > MAX_FILE_BYTES
+        || explore_tools::secrets::is_multiply_linked(&meta)
+    {
+        return None;
+    }
+    std::fs::read_to_string(abs).ok()
+}
+
+/// One place the text search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextHit {
+    /// Repo-relative path.
+    pub path: String,
+    /// Line, 1-based.
+    pub line: u32,
+    /// Last line of the definition (the line itself for a usage).
+    pub end_line: u32,
+    /// The symbol: the definition's name (`Type.method` inside a type), the implementing
+    /// type, or the function a usage is in.
+    pub name: Option<String>,
+    /// The kind in the code tool's words (`struct`, `function`, `method`, `class`, …).
+    pub kind: Option<&'static str>,
+}
+
+/// Words that may stand before a definition keyword.
+const MODIFIERS: &[&str] = &[
+    "pub",
+    "export",
+    "default",
+    "async",
+    "static",
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "final",
+    "abstract",
+    "sealed",
+    "open",
+    "unsafe",
+    "extern",
+    "inline",
+    "virtual",
+    "declare",
+    "readonly",
+    "data",
+    "case",
+    "partial",
+    "native",
+    "synchronized",
+    "override",
+    "local",
+];
+
+/// Definition keywords and the kind they introduce.
+const KEYWORDS: &[(&str, &str)] = &[
+    ("fn", "function"),
+    ("func", "function"),
+    ("function", "function"),
+    ("function*", "function"),
+    ("def", "function"),
+    ("fun", "function"),
+    ("sub", "function"),
+    ("struct", "struct"),
+    ("enum", "enum"),
+    ("union", "struct"),
+    ("trait", "trait"),
+    ("interface", "interface"),
+    ("protocol", "interface"),
+    ("class", "class"),
+    ("object", "class"),
+    ("record", "class"),
+    ("module", "module"),
+    ("mod", "module"),
+    ("namespace", "module"),
+    ("type", "type"),
+    ("typealias", "type"),
+    ("typedef", "type"),
+    ("const", "const"),
+    ("static", "const"),
+    ("let", "variable"),
+    ("var", "variable"),
+    ("val", "variable"),
+    ("macro_rules!", "macro"),
+];
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+fn ident_prefix(s: &str) -> &str {
+    let end = s.find(|c: char| !is_ident(c)).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// True for a line that is only a comment.
+fn is_comment(trimmed: &str) -> bool {
+    (trimmed.starts_with('#') && !trimmed.starts_with("#define"))
+        || trimmed.starts_with("//")
+        || trimmed.starts_with("/*")
+        || trimmed.starts_with('*')
+        || trimmed.starts_with("--")
+        || trimmed.starts_with(';')
+}
+
+/// Strips visibility and other modifiers (`pub(crate) async`, `export default`).
+fn strip_modifiers(mut s: &str) -> &str {
+    loop {
+        let word = ident_prefix(s);
+        if word.is_empty() || !MODIFIERS.contains(&word) {
+            return s;
+        }
+        let mut rest = &s[word.len()..];
+        if rest.starts_with('(') {
+            // `pub(crate)`, `pub(in path)`.
+            match rest.find(')') {
+                Some(i) => rest = &rest[i + 1..],
+                None => return s,
+            }
+        }
+        if let Some(r) = rest.strip_prefix(" \"C\"") {
+            rest = r;
+        }
+        if !rest.starts_with(' ') {
+            return s;
+        }
+        let next = rest.trim_start();
+        // `static` is a keyword itself when a name follows directly.
+        if word == "static"
+            && !KEYWORDS
+                .iter()
+                .any(|(k, _)| next.starts_with(k) && next[k.len()..].starts_with([' ', '(']))
+        {
+            return s;
+        }
+        s = next;
+    }
+}
+
+/// The name and kind a line defines, by its shape (`pub struct RepoRoot {`, `def x(`,
+/// `func (r *T) M(`, `export const X =`, `#define X`), or `None`.
+pub fn definition_on(line: &str) -> Option<(String, &'static str)> {
+    let trimmed = line.trim_start();
+    if let Some(rest) = trimmed.strip_prefix("#define ") {
+        let name = ident_prefix(rest.trim_start());
+        return (!name.is_empty()).then(|| (name.to_string(), "const"));
+    }
+    if is_comment(trimmed) {
+        return None;
+    }
+    let indent = line.len() - trimmed.len();
+    let s = strip_modifiers(trimmed);
+    // `const fn`, `async fn` (Rust), `static func` (Swift).
+    let s = s
+        .strip_prefix("const fn ")
+        .map(|r| ("fn", r))
+        .or_else(|| s.strip_prefix("async fn ").map(|r| ("fn", r)));
+    let (kw, rest) = match s {
+        Some(x) => x,
+        None => {
+            let t = strip_modifiers(trimmed);
+            let kw = KEYWORDS
+                .iter()
+                .map(|(k, _)| *k)
+                .filter(|k| t.starts_with(k) && t[k.len()..].starts_with([' ', '\t']))
+                .max_by_key(|k| k.len());
+            match kw {
+                Some(k) => (k, t[k.len()..].trim_start()),
+                None => return assignment(trimmed, indent),
+            }
+        }
+    };
+    let kind = KEYWORDS
+        .iter()
+        .find(|(k, _)| *k == kw)
+        .map(|(_, v)| *v)
+        .unwrap_or("function");
+    // Locals are not definitions worth citing.
+    if kind == "variable" && indent > 0 {
+        return None;
+    }
+    let mut rest = rest;
+    if kw == "func" && rest.starts_with('(') {
+        // A Go method: `func (r *Router) Match(`.
+        let close = rest.find(')')?;
+        rest = rest[close + 1..].trim_start();
+    }
+    if matches!(kw, "let" | "var" | "val" | "const" | "static") {
+        rest = rest.strip_prefix("mut ").unwrap_or(rest);
+    }
+    // `class << self`, `enum class X`, `type func`: nothing to name.
+    rest = rest.strip_prefix("class ").unwrap_or(rest);
+    let name = ident_prefix(rest);
+    if name.is_empty() || name.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if matches!(
+        name,
+        "if" | "for" | "while" | "match" | "in" | "of" | "return"
+    ) {
+        return None;
+    }
+    let kind = if kind == "function" && indent > 0 {
+        "method"
+    } else {
+        kind
+    };
+    Some((name.to_string(), kind))
+}
+
+/// A module-level assignment that defines a name: `MAX = 3`, `X: int = 3` (Python),
+/// `module.exports.x =`, `exports.x =`.
+fn assignment(trimmed: &str, indent: usize) -> Option<(String, &'static str)> {
+    if indent > 0 {
+        return None;
+    }
+    let s = trimmed
+        .strip_prefix("module.exports.")
+        .or_else(|| trimmed.strip_prefix("exports."))
+        .unwrap_or(trimmed);
+    let name = ident_prefix(s);
+    if name.is_empty() {
+        return None;
+    }
+    let after = s[name.len()..].trim_start();
+    let assigns = (after.starts_with('=') && !after.starts_with("=="))
+        || (after.starts_with(':') && !after.starts_with("::") && after.contains(" = "));
+    assigns.then(|| (name.to_string(), "variable"))
+}
+
+/// The kind of definition of `name` on this line, if it is one.
+fn defines(line: &str, name: &str) -> Option<&'static str> {
+    if !line.contains(name) {
+        return None;
+    }
+    definition_on(line).and_then(|(n, k)| (n == name).then_some(k))
+}
+
+/// Uses `lines[i]`'s indentation and braces to find the last line of the block it opens.
+fn block_end(lines: &[&str], i: usize, lang: Option<&str>) -> usize {
+    let first = lines[i];
+    if matches!(lang, Some("Python" | "Ruby" | "Nim" | "Elixir")) {
+        let ind = first.len() - first.trim_start().len();
+        let mut last = i;
+        for (j, l) in lines.iter().enumerate().skip(i + 1) {
+            let t = l.trim_start();
+            if t.is_empty() {
+                continue;
+            }
+            if l.len() - t.len() <= ind && !t.starts_with(')') {
+                if lang == Some("Ruby") && t.starts_with("end") {
+                    return j;
+                }
+                break;
+            }
+            last = j;
+        }
+        return last;
+    }
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (j, l) in lines.iter().enumerate().skip(i) {
+        let code = l.split("//").next().unwrap_or("");
+        for c in code.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth -= 1,
+                ';' if !opened && depth == 0 => return j,
+                _ => {}
+            }
+        }
+        if opened && depth <= 0 {
+            return j;
+        }
+        if !opened && j > i + 6 {
+            return i;
+        }
+    }
+    i
+}
+
+/// The type a nested definition belongs to: the nearest line above with less
+/// indentation that opens an `impl`, `class`, `struct`, `trait`, `interface` or `object`.
+fn owner_of(lines: &[&str], i: usize) -> Option<String> {
+    let ind = lines[i].len() - lines[i].trim_start().len();
+    if ind == 0 {
+        return None;
+    }
+    for l in lines[..i].iter().rev() {
+        let t = l.trim_start();
+        if t.is_empty() || is_comment(t) {
+            continue;
+        }
+        if l.len() - t.len() >= ind {
+            continue;
+        }
+        let s = strip_modifiers(t);
+        if let Some(rest) = s.strip_prefix("impl") {
+            return impl_target(rest).map(|(_, ty)| ty);
+        }
+        return match definition_on(l) {
+            Some((n, "class" | "struct" | "trait" | "interface" | "enum" | "module")) => Some(n),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// Skips a balanced `<...>` at the start of `s`.
+fn skip_generics(s: &str) -> &str {
+    let s = s.trim_start();
+    if !s.starts_with('<') {
+        return s;
+    }
+    let mut depth = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &s[i + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// The last path segment of a type (`crate::x::Tool<T>` → `Tool`).
+fn type_name(s: &str) -> String {
+    let s = s.trim().trim_start_matches('&').trim_start_matches("dyn ");
+    let base = s.split('<').next().unwrap_or(s);
+    let base = base.rsplit("::").next().unwrap_or(base);
+    ident_prefix(base.trim()).to_string()
+}
+
+/// For the text after `impl`: (trait, type) of `impl<T> Trait for Type<T>`, or (None,
+/// type) of an inherent `impl Type`.
+fn impl_target(rest: &str) -> Option<(Option<String>, String)> {
+    if !(rest.starts_with(' ') || rest.starts_with('<')) {
+        return None;
+    }
+    let body = skip_generics(rest).trim_start();
+    let head = body.split(['{', '\n']).next().unwrap_or(body);
+    let head = head.split(" where ").next().unwrap_or(head);
+    match head.split_once(" for ") {
+        Some((tr, ty)) => {
+            let ty = type_name(ty);
+            (!ty.is_empty()).then(|| (Some(type_name(tr)), ty))
+        }
+        None => {
+            let ty = type_name(head);
+            (!ty.is_empty()).then_some((None, ty))
+        }
+    }
+}
+
+/// The type a line declares as implementing or extending `name`, if it does:
+/// `impl Name for Type` (Rust), `class Type(Base, Name):` (Python),
+/// `class Type extends Name`, `implements Name` (JavaScript, TypeScript, Java),
+/// `class Type : Name` (Kotlin, C#, Swift, C++).
+fn implements_on(line: &str, name: &str) -> Option<(String, &'static str)> {
+    if !line.contains(name) {
+        return None;
+    }
+    let t = line.trim_start();
+    if is_comment(t) {
+        return None;
+    }
+    let s = strip_modifiers(t);
+    if let Some(rest) = s.strip_prefix("impl") {
+        let (tr, ty) = impl_target(rest)?;
+        return (tr.as_deref() == Some(name)).then_some((ty, "impl"));
+    }
+    let (defined, kind) = definition_on(line)?;
+    if !matches!(kind, "class" | "struct" | "interface" | "trait" | "enum") || defined == name {
+        return None;
+    }
+    let after = &s[s.find(defined.as_str())? + defined.len()..];
+    let after = skip_generics(after);
+    let bases = after
+        .trim_start()
+        .strip_prefix('(')
+        .map(|b| b.split(')').next().unwrap_or(b))
+        .or_else(|| after.trim_start().strip_prefix(':'))
+        .or_else(|| {
+            let i = after
+                .find(" extends ")
+                .or_else(|| after.find(" implements "))?;
+            Some(&after[i..])
+        })?;
+    let bases = bases.split('{').next().unwrap_or(bases);
+    has_word(bases, name).then_some((defined, kind))
+}
+
+/// True when `text` contains `name` between identifier boundaries.
+pub fn has_word(text: &str, name: &str) -> bool {
+    word_positions(text, name).next().is_some()
+}
+
+fn word_positions<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    text.match_indices(name).filter_map(move |(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        (before.is_none_or(|c| !is_ident(c)) && after.is_none_or(|c| !is_ident(c))).then_some(i)
+    })
+}
+
+/// True for an import line (`use a::b;`, `import x`, `from x import y`, `#include`).
+fn is_import(trimmed: &str) -> bool {
+    let s = strip_modifiers(trimmed);
+    s.starts_with("use ")
+        || s.starts_with("import ")
+        || s.starts_with("from ")
+        || s.starts_with("#include")
+        || s.starts_with("require ")
+        || s.starts_with("extern crate ")
+        || s.starts_with("mod ") && s.trim_end().ends_with(';')
+}
+
+/// The definitions of `name` (a plain or `Type.member` name) in `files`.
+pub fn definitions(root: &Path, files: &[String], name: &str) -> Vec<TextHit> {
+    let (owner, leaf) = match name.rsplit_once('.') {
+        Some((o, l)) => (Some(o.rsplit('.').next().unwrap_or(o)), l),
+        None => (None, name),
+    };
+    let mut out = Vec::new();
+    for path in files {
+        let Some(text) = read_source(root, path) else {
+            continue;
+        };
+        if !text.contains(leaf) {
+            continue;
+        }
+        let lang = language_of(path);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let Some(kind) = defines(l, leaf) else {
+                continue;
+            };
+            let own = owner_of(&lines, i);
+            if let Some(o) = owner
+                && own.as_deref() != Some(o)
+            {
+                continue;
+            }
+            let end = block_end(&lines, i, lang) as u32 + 1;
+            let line = i as u32 + 1;
+            out.push(TextHit {
+                path: path.clone(),
+                line,
+                end_line: end.min(line + MAX_SPAN - 1),
+                name: Some(match &own {
+                    Some(o) => format!("{o}.{leaf}"),
+                    None => leaf.to_string(),
+                }),
+                kind: Some(kind),
+            });
+        }
+    }
+    out
+}
+
+/// The places that use `name` in `files`, grouped by file in the order of `files`: lines
+/// where it stands between word boundaries, except its definitions, comments and imports.
+/// With `calls`, only call-shaped uses (`name(`, `name!(`, `.name(`), unless a file has
+/// none, then every use. `name` is the bare name (`resolve`, not `Settings.resolve`).
+pub fn usages(root: &Path, files: &[String], name: &str, calls: bool) -> Vec<TextHit> {
+    let mut out = Vec::new();
+    for path in files {
+        let Some(text) = read_source(root, path) else {
+            continue;
+        };
+        if !text.contains(name) {
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let mut all = Vec::new();
+        let mut called = Vec::new();
+        // Inside a Rust `#[cfg(test)]` module the uses are tests.
+        let mut test_from = usize::MAX;
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            if t.starts_with("#[cfg(test)]") && test_from == usize::MAX {
+                test_from = i;
+            }
+            if !l.contains(name) || is_comment(t) || is_import(t) || defines(l, name).is_some() {
+                continue;
+            }
+            let mut any = false;
+            let mut call = false;
+            for p in word_positions(l, name) {
+                any = true;
+                let rest = l[p + name.len()..].trim_start();
+                if rest.starts_with('(') || rest.starts_with("!(") || rest.starts_with("::<") {
+                    call = true;
+                }
+            }
+            if !any {
+                continue;
+            }
+            let hit = TextHit {
+                path: path.clone(),
+                line: i as u32 + 1,
+                end_line: i as u32 + 1,
+                name: enclosing(&lines, i),
+                kind: None,
+            };
+            let in_test = i > test_from;
+            if call {
+                called.push((in_test, hit.clone()));
+            }
+            all.push((in_test, hit));
+        }
+        let mut chosen = if calls && !called.is_empty() {
+            called
+        } else {
+            all
+        };
+        // A file's own test module only counts when nothing else uses the name there.
+        if chosen.iter().any(|(t, _)| !t) {
+            chosen.retain(|(t, _)| !t);
+        }
+        out.extend(chosen.into_iter().map(|(_, h)| h));
+    }
+    out
+}
+
+/// The function or type a line is in: the nearest definition above it with less
+/// indentation.
+fn enclosing(lines: &[&str], i: usize) -> Option<String> {
+    let ind = lines[i].len() - lines[i].trim_start().len();
+    for (j, l) in lines[..i].iter().enumerate().rev() {
+        let t = l.trim_start();
+        if t.is_empty() || l.len() - t.len() >= ind {
+            continue;
+        }
+        if let Some((n, k)) = definition_on(l) {
+            if k == "variable" {
+                continue;
+            }
+            return Some(match owner_of(lines, j) {
+                Some(o) if matches!(k, "method" | "function") => format!("{o}.{n}"),
+                _ => n,
+            });
+        }
+        if strip_modifiers(t).starts_with("impl") {
+            continue;
+        }
+    }
+    None
+}
+
+/// The types that implement or extend `name` in `files`.
+pub fn implementations(root: &Path, files: &[String], name: &str) -> Vec<TextHit> {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    let mut out = Vec::new();
+    for path in files {
+        let Some(text) = read_source(root, path) else {
+            continue;
+        };
+        if !text.contains(leaf) {
+            continue;
+        }
+        let lang = language_of(path);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if let Some((ty, kind)) = implements_on(l, leaf) {
+                let line = i as u32 + 1;
+                let end = block_end(&lines, i, lang) as u32 + 1;
+                out.push(TextHit {
+                    path: path.clone(),
+                    line,
+                    end_line: end.min(line + MAX_SPAN - 1),
+                    name: Some(ty),
+                    kind: Some(if kind == "impl" { "struct" } else { kind }),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Orders hits' files: real code before tests, examples, vendored and generated code,
+/// then the files with more hits, then by path; hits keep their order within a file.
+pub fn rank_files(hits: Vec<TextHit>) -> Vec<(String, Vec<TextHit>)> {
+    let mut files: Vec<(String, Vec<TextHit>)> = Vec::new();
+    for h in hits {
+        match files.iter_mut().find(|(p, _)| *p == h.path) {
+            Some((_, v)) => v.push(h),
+            None => files.push((h.path.clone(), vec![h])),
+        }
+    }
+    files.sort_by(|a, b| {
+        let ca = classify::classify(&a.0).secondary();
+        let cb = classify::classify(&b.0).secondary();
+        ca.cmp(&cb)
+            .then(b.1.len().cmp(&a.1.len()))
+            .then(a.0.cmp(&b.0))
+    });
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn definition_shapes_in_many_languages() {
+        let cases: &[(&str, Option<(&str, &str)>)] = &[
+            ("pub struct RepoRoot {", Some(("RepoRoot", "struct"))),
+            ("pub(crate) fn resolve(", Some(("resolve", "function"))),
+            ("    pub async fn run(&self) {", Some(("run", "method"))),
+            ("pub const fn new() -> Self {", Some(("new", "function"))),
+            ("pub trait Policy: Send {", Some(("Policy", "trait"))),
+            (
+                "pub const DEFAULT_MAX_TURNS: u32 = 12;",
+                Some(("DEFAULT_MAX_TURNS", "const")),
+            ),
+            (
+                "static COUNT: AtomicU32 = AtomicU32::new(0);",
+                Some(("COUNT", "const")),
+            ),
+            (
+                "export default function parse(x) {",
+                Some(("parse", "function")),
+            ),
+            (
+                "export const handler = async (req) => {",
+                Some(("handler", "const")),
+            ),
+            ("export interface Options {", Some(("Options", "interface"))),
+            (
+                "class Session(SessionRedirectMixin):",
+                Some(("Session", "class")),
+            ),
+            ("    def send(self, request):", Some(("send", "method"))),
+            (
+                "func (r *Router) Match(req *http.Request) bool {",
+                Some(("Match", "function")),
+            ),
+            ("type Handler interface {", Some(("Handler", "type"))),
+            (
+                "public final class Foo extends Bar {",
+                Some(("Foo", "class")),
+            ),
+            ("#define MAX_LEN 10", Some(("MAX_LEN", "const"))),
+            ("MAX_RETRIES = 3", Some(("MAX_RETRIES", "variable"))),
+            ("macro_rules! bail {", Some(("bail", "macro"))),
+            ("    let x = 3;", None),
+            ("// fn not_this() {}", None),
+            ("    return resolve(x);", None),
+            ("if x == 3 {", None),
+        ];
+        for (line, want) in cases {
+            let got = definition_on(line);
+            let want = want.map(|(n, k)| (n.to_string(), k));
+            assert_eq!(got, want, "{line}");
+        }
+    }
+
+    #[test]
+    fn implementations_across_languages() {
+        assert_eq!(
+            implements_on("impl Tool for ReadTool {", "Tool"),
+            Some(("ReadTool".into(), "impl"))
+        );
+        assert_eq!(
+            implements_on(
+                "impl<S: Store> crate::Tool for Cached<S> where S: Send {",
+                "Tool"
+            ),
+            Some(("Cached".into(), "impl"))
+        );
+        assert_eq!(implements_on("impl Tool {", "Tool"), None);
+        assert_eq!(
+            implements_on("class HTTPAdapter(BaseAdapter):", "BaseAdapter"),
+            Some(("HTTPAdapter".into(), "class"))
+        );
+        assert_eq!(
+            implements_on(
+                "export class Cache extends Base implements Store {",
+                "Store"
+            ),
+            Some(("Cache".into(), "class"))
+        );
+        assert_eq!(
+            implements_on("class Repo : Store, Closeable {", "Store"),
+            Some(("Repo".into(), "class"))
+        );
+        assert_eq!(implements_on("class Store:", "Store"), None);
+    }
+
+    #[test]
+    fn usages_skip_definitions_comments_imports_and_test_modules() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "use crate::util::helper;\n\n/// Calls helper.\npub fn helper(x: u32) -> u32 {\n    x\n}\n\npub fn run() -> u32 {\n    // helper(1) in a comment\n    helper(2) + helper_two()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {\n        super::helper(3);\n    }\n}\n";
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), src).unwrap();
+        let files = list_sources(dir.path());
+        assert_eq!(files, ["src/lib.rs"]);
+        let hits = usages(dir.path(), &files, "helper", true);
+        let got: Vec<(u32, Option<String>)> =
+            hits.iter().map(|h| (h.line, h.name.clone())).collect();
+        assert_eq!(got, [(10, Some("run".to_string()))]);
+        let defs = definitions(dir.path(), &files, "helper");
+        assert_eq!(
+            defs.iter()
+                .map(|d| (d.line, d.end_line))
+                .collect::<Vec<_>>(),
+            [(4, 6)]
+        );
+    }
+
+    #[test]
+    fn methods_are_named_after_their_impl() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = "pub struct Planner;\n\nimpl Planner {\n    pub fn plan(&self) -> u32 {\n        1\n    }\n}\n\nimpl Other {\n    fn plan(&self) {}\n}\n";
+        std::fs::write(dir.path().join("plan.rs"), src).unwrap();
+        let files = list_sources(dir.path());
+        let defs = definitions(dir.path(), &files, "Planner.plan");
+        assert_eq!(
+            defs.iter()
+                .map(|d| (d.line, d.end_line, d.name.clone().unwrap()))
+                .collect::<Vec<_>>(),
+            [(4, 6, "Planner.plan".to_string())]
+        );
+        assert_eq!(definitions(dir.path(), &files, "plan").len(), 2);
+    }
+}
