@@ -137,6 +137,10 @@ pub struct AskArgs {
     /// Print the effective configuration (same as `explore config`) and exit.
     #[arg(long)]
     pub print_config: bool,
+
+    /// Which graph the `code` tool queries.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Options shared by every command.
@@ -213,16 +217,28 @@ pub struct IndexArgs {
 
     /// Where the graph goes: `embedded` (the local cache only) or `arangodb` (also push it,
     /// incrementally, to a shared ArangoDB; see docs/arangodb.md).
-    #[arg(long, value_enum, default_value = "embedded")]
-    pub store: StoreKind,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// The graph store and its connection: for `explore index` where the graph is written, for
+/// questions and `explore tool code` where it is read.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StoreArgs {
+    /// The code graph's store: `embedded` (the local index, built on first use) or
+    /// `arangodb` (a shared ArangoDB filled by `explore index --store arangodb`; see
+    /// docs/arangodb.md) [default: embedded].
+    #[arg(long, value_enum, env = "EXPLORE_STORE", value_name = "STORE")]
+    pub store: Option<StoreKind>,
 
     /// ArangoDB connection, for --store arangodb.
     #[command(flatten)]
     pub arango: ArangoArgs,
 }
 
-/// Which graph store `explore index` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Where the code graph lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum StoreKind {
     /// The cache file on this machine.
     Embedded,
@@ -377,4 +393,8 @@ pub struct ToolArgs {
     /// With --list: print JSON.
     #[arg(long, requires = "list")]
     pub json: bool,
+
+    /// Which graph the `code` tool queries.
+    #[command(flatten)]
+    pub store: StoreArgs,
 }

@@ -11,6 +11,7 @@ mod logging;
 mod output;
 mod progress;
 mod settings;
+mod store;
 
 use std::process::ExitCode;
 

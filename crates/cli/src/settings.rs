@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::cli::{AskArgs, Engine};
+use crate::cli::{AskArgs, Engine, StoreKind};
 
 /// The budget when nothing sets one (contract section 1).
 pub const DEFAULT_BUDGET: u64 = 60_000;
@@ -155,6 +155,88 @@ struct FileConfig {
     max_turns: Option<u32>,
     angle: Option<String>,
     keywords: Option<Vec<String>>,
+    store: Option<StoreKind>,
+    arangodb: Option<ArangoFile>,
+}
+
+/// The `[arangodb]` table of a configuration file. No password: it belongs in the
+/// environment (`EXPLORE_ARANGO_PASSWORD`), never in a file a repository could ship.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArangoFile {
+    /// Server URL (user file only).
+    pub url: Option<String>,
+    /// User name (user file only).
+    pub user: Option<String>,
+    /// Database name.
+    pub database: Option<String>,
+    /// The id the repository's graph is stored under.
+    pub repo: Option<String>,
+    /// Recognised only to refuse it without echoing the value (a parse error would quote
+    /// the line).
+    pub password: Option<serde::de::IgnoredAny>,
+}
+
+/// The graph-store settings the configuration files give, merged (repository file over
+/// user file), for the layers below flags and environment.
+#[derive(Debug, Default, Clone)]
+pub struct StoreFiles {
+    /// `store = "…"`.
+    pub store: Option<StoreKind>,
+    /// `[arangodb]`.
+    pub arango: ArangoFile,
+    /// Settings ignored, and why.
+    pub warnings: Vec<String>,
+}
+
+/// Reads `store` and `[arangodb]` from the repository's `.explore.toml` and the user file.
+/// A repository may pick the store, database and graph id, but not the server or user:
+/// the password would follow the URL to wherever the repository pointed it.
+pub fn store_files(repo: &Path, user_file: Option<PathBuf>) -> Result<StoreFiles> {
+    let user = match &user_file {
+        Some(p) => read_file(p, false)?,
+        None => None,
+    }
+    .unwrap_or_default();
+    let repo_file = repo.join(REPO_FILE);
+    let from_repo = read_file(&repo_file, true)?.unwrap_or_default();
+    let mut out = StoreFiles {
+        store: from_repo.store.or(user.store),
+        ..Default::default()
+    };
+    let r = from_repo.arangodb.unwrap_or_default();
+    let u = user.arangodb.unwrap_or_default();
+    for (set, path) in [
+        (r.password.is_some(), Some(repo_file.as_path())),
+        (u.password.is_some(), user_file.as_deref()),
+    ] {
+        if let (true, Some(path)) = (set, path) {
+            bail!(
+                "{}: `arangodb.password` is not read from configuration files; set \
+                 EXPLORE_ARANGO_PASSWORD (or --arango-password) and remove it from the file",
+                path.display()
+            );
+        }
+    }
+    for (key, set) in [("url", r.url.is_some()), ("user", r.user.is_some())] {
+        if set {
+            out.warnings.push(format!(
+                "ignoring `arangodb.{key}` in {}: a repository may not choose which server \
+                 (and so which password) explore connects to; set it in your user file or \
+                 EXPLORE_ARANGO_{}",
+                repo_file.display(),
+                key.to_ascii_uppercase()
+            ));
+        }
+    }
+    out.arango = ArangoFile {
+        url: u.url,
+        user: u.user,
+        database: r.database.or(u.database),
+        repo: r.repo.or(u.repo),
+        password: None,
+    };
+    Ok(out)
 }
 
 /// Reads the process environment; a seam so tests can pass a map.

@@ -25,7 +25,9 @@ pub fn explore(
     if let Some(turns) = settings.max_turns.value {
         config.max_turns = turns;
     }
-    let registry = Registry::new(root.clone(), RegistryOptions::default());
+    let mut options = RegistryOptions::default();
+    options.index.shared = crate::store::open_shared(&args.store, root.path())?;
+    let registry = Registry::new(root.clone(), options);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -9,7 +9,7 @@ use explore_tools::RepoRoot;
 use explore_tools::code::arango::{self, ArangoConfig, PushStats};
 use explore_tools::code::{CodeTool, IndexOptions, IndexStats};
 
-use crate::cli::{ArangoArgs, GlobalArgs, IndexArgs, StoreKind};
+use crate::cli::{GlobalArgs, IndexArgs, StoreKind};
 
 /// Runs `explore index`.
 pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
@@ -17,9 +17,10 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     let root = RepoRoot::new(&dir)?;
     let tool = CodeTool::new(root, IndexOptions::default());
     let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
-    let pushed = if args.store == StoreKind::Arangodb {
+    let store = crate::store::resolve(&args.store, &dir)?;
+    let pushed = if store.kind == StoreKind::Arangodb {
         let graph = tool.graph().map_err(|e| anyhow!("{e}"))?;
-        let cfg = arango_config(&args.arango, &dir);
+        let cfg = store.arango;
         let p = arango::push(&cfg, graph.data()).map_err(|e| anyhow!("{e}"))?;
         Some((cfg, p))
     } else {
@@ -43,28 +44,6 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
         }
     }
     Ok(0)
-}
-
-/// Connection settings: flags and environment (clap reads both), then defaults. The repo
-/// id defaults to the repository directory's name, the same on every clone.
-pub fn arango_config(a: &ArangoArgs, dir: &std::path::Path) -> ArangoConfig {
-    let repo = a.arango_repo.clone().unwrap_or_else(|| {
-        dir.file_name()
-            .map_or_else(|| "repo".to_string(), |n| n.to_string_lossy().into_owned())
-    });
-    let mut cfg = ArangoConfig::from_lookup(repo, |_| None);
-    if let Some(u) = &a.arango_url {
-        cfg.url = u.clone();
-    }
-    if let Some(u) = &a.arango_user {
-        cfg.user = u.clone();
-    }
-    cfg.password = a.arango_password.clone().filter(|p| !p.is_empty());
-    if let Some(d) = &a.arango_db {
-        cfg.database = d.clone();
-    }
-    cfg.create_db = a.create_db;
-    cfg
 }
 
 fn human_push(cfg: &ArangoConfig, p: &PushStats) -> String {

@@ -11,7 +11,11 @@ use crate::cli::{GlobalArgs, ToolArgs};
 pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
     let dir = super::repo_dir(global.repo.as_deref())?;
     let root = RepoRoot::new(&dir)?;
-    let registry = Registry::new(root, RegistryOptions::default());
+    let mut options = RegistryOptions::default();
+    if !args.list {
+        options.index.shared = crate::store::open_shared(&args.store, &dir)?;
+    }
+    let registry = Registry::new(root, options);
     if args.list {
         return list(&registry, args.json);
     }

@@ -22,6 +22,11 @@ const SCRUBBED: &[&str] = &[
     "RUST_LOG",
     "EXPLORE_CACHE_DIR",
     "XDG_CACHE_HOME",
+    "EXPLORE_STORE",
+    "EXPLORE_ARANGO_URL",
+    "EXPLORE_ARANGO_USER",
+    "EXPLORE_ARANGO_PASSWORD",
+    "EXPLORE_ARANGO_DB",
 ];
 
 /// A temporary home with its own config directory.

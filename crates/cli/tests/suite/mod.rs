@@ -6,3 +6,4 @@ mod config;
 mod misc;
 mod run;
 mod server;
+mod store;
