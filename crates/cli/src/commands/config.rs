@@ -6,11 +6,13 @@ use anyhow::Result;
 use crate::cli::{ConfigArgs, Engine};
 use crate::settings::{ResolvedEngine, Settings, Source};
 
-/// One printed row: key, value, source.
+/// One printed row: key, value, source; `typed` is the value for `--json` when it is not
+/// a plain string (numbers, lists, unset as `null`), so scripts need not parse text.
 struct Row {
     key: &'static str,
     value: String,
     source: String,
+    typed: Option<serde_json::Value>,
 }
 
 /// Runs `explore config`.
@@ -21,7 +23,10 @@ pub fn run(settings: &Settings, args: &ConfigArgs) -> Result<u8> {
         for r in &rows {
             values.insert(
                 r.key.to_string(),
-                serde_json::json!({"value": r.value, "source": r.source}),
+                serde_json::json!({
+                    "value": r.typed.clone().unwrap_or_else(|| r.value.clone().into()),
+                    "source": r.source,
+                }),
             );
         }
         let doc = serde_json::json!({
@@ -87,11 +92,13 @@ fn rows(s: &Settings) -> Vec<Row> {
             key: "repo",
             value: s.repo.value.display().to_string(),
             source: src(&s.repo.source),
+            typed: None,
         },
         Row {
             key: "engine",
             value: engine,
             source: engine_source,
+            typed: None,
         },
         Row {
             key: "model",
@@ -101,9 +108,11 @@ fn rows(s: &Settings) -> Vec<Row> {
                 .clone()
                 .unwrap_or_else(|| explore_agent::llm::DEFAULT_MODEL.into()),
             source: src(&s.model.source),
+            typed: None,
         },
         Row {
             key: "base_url",
+            typed: (base_url.0 == "-").then_some(serde_json::Value::Null),
             value: base_url.0,
             source: base_url.1,
         },
@@ -118,11 +127,13 @@ fn rows(s: &Settings) -> Vec<Row> {
                 Some(_) => src(&s.api_key.source),
                 None => "OPENAI_API_KEY is unset".into(),
             },
+            typed: None,
         },
         Row {
             key: "budget",
             value: s.budget.value.to_string(),
             source: src(&s.budget.source),
+            typed: Some(s.budget.value.into()),
         },
         Row {
             key: "max_turns",
@@ -132,11 +143,18 @@ fn rows(s: &Settings) -> Vec<Row> {
                 .unwrap_or(explore_agent::run::DEFAULT_MAX_TURNS)
                 .to_string(),
             source: src(&s.max_turns.source),
+            typed: Some(
+                s.max_turns
+                    .value
+                    .unwrap_or(explore_agent::run::DEFAULT_MAX_TURNS)
+                    .into(),
+            ),
         },
         Row {
             key: "angle",
             value: s.angle.value.clone(),
             source: src(&s.angle.source),
+            typed: None,
         },
         Row {
             key: "keywords",
@@ -146,6 +164,7 @@ fn rows(s: &Settings) -> Vec<Row> {
                 s.keywords.value.join(",")
             },
             source: src(&s.keywords.source),
+            typed: Some(s.keywords.value.clone().into()),
         },
         Row {
             key: "session",
@@ -155,6 +174,12 @@ fn rows(s: &Settings) -> Vec<Row> {
                 .as_ref()
                 .map_or_else(|| "- (cache off)".into(), |p| p.display().to_string()),
             source: src(&s.session.source),
+            typed: Some(
+                s.session
+                    .value
+                    .as_ref()
+                    .map_or(serde_json::Value::Null, |p| p.display().to_string().into()),
+            ),
         },
     ]
 }

@@ -35,13 +35,16 @@ fn precedence_flag_env_repo_user() {
     assert_eq!(s["angle"]["source"], "--angle");
     assert_eq!(s["model"]["value"], "env-model");
     assert_eq!(s["model"]["source"], "EXPLORE_MODEL");
-    assert_eq!(s["budget"]["value"], "30000");
+    assert_eq!(s["budget"]["value"], 30000);
     assert_eq!(s["budget"]["source"], repo_file);
-    assert_eq!(s["max_turns"]["value"], "9");
+    assert_eq!(s["max_turns"]["value"], 9);
     assert_eq!(s["max_turns"]["source"], user_file);
-    assert_eq!(s["keywords"]["value"], "u");
+    assert_eq!(s["keywords"]["value"], serde_json::json!(["u"]));
     assert_eq!(s["engine"]["value"], "auto (local)");
     assert_eq!(s["engine"]["source"], "auto: no model endpoint configured");
+    // Unset values are null in JSON, not the human table's "-".
+    assert_eq!(s["base_url"]["value"], serde_json::Value::Null);
+    assert_eq!(s["session"]["value"], serde_json::Value::Null);
     assert_eq!(doc["files"]["repo"]["exists"], true);
     assert_eq!(doc["files"]["user"]["exists"], true);
     assert_eq!(doc["files"]["user"]["path"], user_file);
@@ -93,7 +96,7 @@ fn repo_file_cannot_set_base_url_or_raise_budget() {
     let doc = config_json(&out);
     let s = &doc["settings"];
     assert_eq!(s["base_url"]["value"], "https://api.openai.com/v1");
-    assert_eq!(s["budget"]["value"], "60000");
+    assert_eq!(s["budget"]["value"], 60000);
     let warnings = doc["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 2);
     assert!(
@@ -233,6 +236,6 @@ fn print_config_flag_is_explore_config() {
     let a = run(&["--print-config", "--json"]);
     let b = run(&["config", "--json"]);
     assert_eq!(a, b);
-    assert_eq!(a["settings"]["max_turns"]["value"], "5");
+    assert_eq!(a["settings"]["max_turns"]["value"], 5);
     assert_eq!(a["settings"]["max_turns"]["source"], "EXPLORE_MAX_TURNS");
 }
