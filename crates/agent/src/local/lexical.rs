@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use super::classify;
+use super::rank::{Corpus, SymbolInfo};
 
 /// Files larger than this are not searched (minified bundles, data dumps).
 const MAX_FILE_BYTES: u64 = 1 << 20;
@@ -703,6 +704,23 @@ pub fn implementations(root: &Path, files: &[String], name: &str) -> Vec<TextHit
     out
 }
 
+/// Adds to `corpus` every source file of `files` it does not have (the languages the
+/// code graph does not parse), with the symbols [`symbols`] finds in it.
+pub fn extend_corpus(corpus: &mut Corpus, root: &Path, files: &[String]) {
+    let known: std::collections::HashSet<&str> = corpus.files.iter().map(String::as_str).collect();
+    let missing: Vec<&String> = files
+        .iter()
+        .filter(|f| !known.contains(f.as_str()))
+        .collect();
+    for path in missing {
+        let file = corpus.files.len();
+        corpus.files.push(path.clone());
+        if let Some(text) = read_source(root, path) {
+            corpus.symbols.extend(symbols(&text, path, file));
+        }
+    }
+}
+
 /// Orders hits' files: real code before tests, examples, vendored and generated code,
 /// then the files with more hits, then by path; hits keep their order within a file.
 pub fn rank_files(hits: Vec<TextHit>) -> Vec<(String, Vec<TextHit>)> {
@@ -721,6 +739,98 @@ pub fn rank_files(hits: Vec<TextHit>) -> Vec<(String, Vec<TextHit>)> {
             .then(a.0.cmp(&b.0))
     });
     files
+}
+
+/// The doc comment right above line `i`: `///`, `//`, `#`, ` * ` lines, markers removed.
+fn doc_above(lines: &[&str], i: usize) -> String {
+    let mut doc = Vec::new();
+    let mut j = i;
+    while j > 0 {
+        let t = lines[j - 1].trim();
+        let text = ["///", "//!", "//", "#", "/**", "*/", "*", "--"]
+            .iter()
+            .find_map(|m| t.strip_prefix(m));
+        match text {
+            Some(x) if !t.starts_with("#[") && !t.starts_with("#!") => {
+                doc.push(x.trim().to_string());
+                j -= 1;
+            }
+            _ if t.starts_with("#[") || t.starts_with('@') => j -= 1,
+            _ => break,
+        }
+    }
+    doc.reverse();
+    doc.retain(|l| !l.is_empty());
+    doc.truncate(6);
+    doc.join(" ")
+}
+
+/// The module doc at the top of a file (`//!` lines, a leading `/** */` or `#` block).
+fn module_doc(lines: &[&str]) -> String {
+    let mut doc = Vec::new();
+    for l in lines.iter().take(40) {
+        let t = l.trim();
+        if let Some(x) = t.strip_prefix("//!") {
+            doc.push(x.trim());
+        } else if t.is_empty() && doc.is_empty() {
+            continue;
+        } else if !doc.is_empty() || !t.starts_with("#!") {
+            break;
+        }
+    }
+    doc.retain(|l| !l.is_empty());
+    doc.truncate(8);
+    doc.join(" ")
+}
+
+/// The definitions of one source file for the concept ranking, in any language: each
+/// definition-shaped line with its range, owner and doc comment, plus the file's module
+/// doc (`//!`) as a `module` symbol on line 1.
+pub fn symbols(text: &str, path: &str, file: usize) -> Vec<SymbolInfo> {
+    let lang = language_of(path);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mdoc = module_doc(&lines);
+    if !mdoc.is_empty() {
+        let stem = path
+            .rsplit('/')
+            .next()
+            .and_then(|f| f.split('.').next())
+            .unwrap_or(path);
+        out.push(SymbolInfo {
+            name: stem.to_string(),
+            display: stem.to_string(),
+            kind: "module".into(),
+            file,
+            line: 1,
+            end_line: 1,
+            doc: mdoc,
+        });
+    }
+    for (i, l) in lines.iter().enumerate() {
+        let Some((name, kind)) = definition_on(l) else {
+            continue;
+        };
+        if kind == "module" && l.trim_end().ends_with(';') {
+            continue;
+        }
+        let owner = owner_of(&lines, i);
+        let line = i as u32 + 1;
+        let end = (block_end(&lines, i, lang) as u32 + 1).min(line + MAX_SPAN - 1);
+        out.push(SymbolInfo {
+            display: match &owner {
+                Some(o) => format!("{o}.{name}"),
+                None => name.clone(),
+            },
+            name,
+            kind: kind.into(),
+            file,
+            line,
+            end_line: end,
+            doc: doc_above(&lines, i),
+        });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -832,6 +942,51 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(4, 6)]
         );
+    }
+
+    #[test]
+    fn symbols_with_docs_owners_and_module_doc() {
+        let src = "//! Secret files stay out of tool output.\n\nuse std::path::Path;\n\n/// Why a name is secret.\npub fn reason(name: &str) -> bool {\n    name.is_empty()\n}\n\nimpl Guard {\n    // Checks one path.\n    #[must_use]\n    fn check(&self) {}\n}\n";
+        let syms = symbols(src, "src/secrets.rs", 4);
+        let got: Vec<(String, String, u32, u32, String)> = syms
+            .iter()
+            .map(|s| {
+                (
+                    s.display.clone(),
+                    s.kind.clone(),
+                    s.line,
+                    s.end_line,
+                    s.doc.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "secrets".into(),
+                    "module".into(),
+                    1,
+                    1,
+                    "Secret files stay out of tool output.".into()
+                ),
+                (
+                    "reason".into(),
+                    "function".into(),
+                    6,
+                    8,
+                    "Why a name is secret.".into()
+                ),
+                (
+                    "Guard.check".into(),
+                    "method".into(),
+                    13,
+                    13,
+                    "Checks one path.".into()
+                ),
+            ]
+        );
+        assert!(syms.iter().all(|s| s.file == 4));
     }
 
     #[test]

@@ -207,10 +207,18 @@ impl LocalPolicy {
         }
         let corpus = match &self.corpus_source {
             Some(src) => src(),
-            None => match self.registry.code().graph() {
-                Ok(g) if !g.symbols().is_empty() => corpus::from_graph(&g),
-                _ => scan::scan_repo(self.registry.root().path()),
-            },
+            None => {
+                let root = self.registry.root().path();
+                let mut corpus = match self.registry.code().graph() {
+                    Ok(g) if !g.symbols().is_empty() => corpus::from_graph(&g),
+                    _ => scan::scan_repo(root),
+                };
+                // The files in languages the graph does not parse (the Rust of a Rust
+                // repository with Go fixtures) rank by their text-found definitions.
+                let files = self.source_files();
+                lexical::extend_corpus(&mut corpus, root, &files);
+                corpus
+            }
         };
         let idx = Arc::new(LexIndex::build(corpus));
         *guard = Some(idx.clone());

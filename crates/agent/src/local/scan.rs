@@ -5,7 +5,7 @@
 //! available: it walks the repository once (respecting `.gitignore`, skipping the
 //! contract's secret files and anything over 1 MiB) and recognises Go and Python
 //! definitions by their leading keywords, with the comment or docstring that documents
-//! them. It finds no call edges, so ranking over its corpus is lexical only.
+//! them; other languages get the shape-based definitions of [`super::lexical`]. It finds no call edges, so ranking over its corpus is lexical only.
 
 use std::path::Path;
 
@@ -59,8 +59,11 @@ pub fn scan_repo(root: &Path) -> Corpus {
         } else {
             None
         };
+        let source = super::lexical::language_of(&rel).is_some();
         corpus.files.push(rel);
-        let Some(lang) = lang else { continue };
+        if lang.is_none() && !source {
+            continue;
+        }
         let Ok(meta) = std::fs::symlink_metadata(&abs) else {
             continue;
         };
@@ -70,7 +73,16 @@ pub fn scan_repo(root: &Path) -> Corpus {
         let Ok(text) = std::fs::read_to_string(&abs) else {
             continue;
         };
-        corpus.symbols.extend(scan_source(&text, lang, file));
+        match lang {
+            Some(lang) => corpus.symbols.extend(scan_source(&text, lang, file)),
+            // Other languages: definitions recognised by the shape of a line.
+            None => {
+                let rel = &corpus.files[file];
+                corpus
+                    .symbols
+                    .extend(super::lexical::symbols(&text, rel, file));
+            }
+        }
     }
     corpus
 }
