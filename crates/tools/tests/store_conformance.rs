@@ -438,3 +438,87 @@ fn the_code_tool_answers_from_a_shared_store_as_from_the_local_index() {
     let found = shared.call(&calls[0]).unwrap().text;
     assert!(found.contains("internal/model/issue.go:155"), "{found}");
 }
+
+/// Counts the statements a store sends, and can pretend the call traversal was cut.
+struct Counting {
+    inner: MemoryBackend,
+    cut_traversals: bool,
+    sent: std::sync::Arc<std::sync::Mutex<Vec<(&'static str, String)>>>,
+}
+
+impl arango::Backend for Counting {
+    fn run(&self, q: &arango::aql::Aql) -> Result<arango::Rows, arango::ArangoError> {
+        let coll = q.bind.get("@edges").and_then(|v| v.as_str()).unwrap_or("");
+        self.sent.lock().unwrap().push((q.query, coll.to_string()));
+        let mut rows = self.inner.run(q)?;
+        if self.cut_traversals && q.query.contains("INBOUND s @@edges") {
+            rows.full_count = Some(rows.rows.len() + 1);
+        }
+        Ok(rows)
+    }
+    fn ensure_collection(&self, name: &str, edge: bool) -> Result<(), arango::ArangoError> {
+        self.inner.ensure_collection(name, edge)
+    }
+    fn ensure_index(&self, coll: &str, fields: &[&str]) -> Result<(), arango::ArangoError> {
+        self.inner.ensure_index(coll, fields)
+    }
+}
+
+/// A depth-3 callers walk is one traversal on the server, not a query per caller; and when
+/// the traversal is cut by the row limit the store walks per symbol and answers the same.
+#[test]
+fn a_deep_callers_walk_is_one_traversal_and_a_cut_one_falls_back() {
+    use explore_tools::Tool;
+    let g = relay();
+    let call = serde_json::json!({"operation": "callers", "symbol": "IssueStore.Get", "depth": 3});
+    let local = CodeTool::new(
+        RepoRoot::new(fixture("relay")).unwrap(),
+        IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+    );
+    let want = local.call(&call).unwrap().text;
+    assert!(want.lines().count() > 4, "{want}");
+    for cut in [false, true] {
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let backend = Counting {
+            inner: MemoryBackend::new(),
+            cut_traversals: cut,
+            sent: sent.clone(),
+        };
+        arango::push_with(&backend.inner, "relay", g.data(), 250).unwrap();
+        let store = ArangoStore::with_backend(Box::new(backend), "relay", "memory").unwrap();
+        let tool = CodeTool::new(
+            RepoRoot::new(fixture("relay")).unwrap(),
+            IndexOptions {
+                no_cache: true,
+                shared: Some(std::sync::Arc::new(store)),
+                ..Default::default()
+            },
+        );
+        sent.lock().unwrap().clear();
+        let got = tool.call(&call).unwrap().text;
+        assert_eq!(want, got, "cut={cut}");
+        let sent = sent.lock().unwrap().clone();
+        let traversals = sent
+            .iter()
+            .filter(|(q, _)| q.contains("INBOUND s @@edges"))
+            .count();
+        let per_symbol = sent
+            .iter()
+            .filter(|(q, c)| {
+                q.starts_with("FOR e IN @@edges FILTER e._to == @node") && c == "calls"
+            })
+            .count();
+        assert_eq!(traversals, 1, "cut={cut}: {sent:?}");
+        if cut {
+            assert!(per_symbol > 3, "a cut traversal falls back: {per_symbol}");
+        } else {
+            assert_eq!(
+                per_symbol, 0,
+                "every caller's edges came with the traversal"
+            );
+        }
+    }
+}

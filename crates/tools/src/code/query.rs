@@ -415,6 +415,8 @@ fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Wal
             }
         }
     }
+    // Only symbols fewer than `depth` calls away are expanded.
+    store.prefetch_calls(&[id], depth - 1, up);
     go(store, id, 1, depth, up, &mut seen, &mut walk);
     walk
 }
@@ -568,6 +570,7 @@ pub struct TraceStep {
 /// The shortest call path from any of `from` to any of `to` (at most [`MAX_TRACE`] calls),
 /// preferring precise edges: inferred ones are used only when no precise path exists.
 pub fn trace(store: &dyn GraphStore, from: &[SymbolId], to: &[SymbolId]) -> Option<Vec<TraceStep>> {
+    store.prefetch_calls(from, MAX_TRACE as u32 - 1, false);
     bfs(store, from, to, false).or_else(|| bfs(store, from, to, true))
 }
 

@@ -50,6 +50,13 @@ pub trait GraphStore: Send + Sync {
     fn edges_out(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage;
     /// Edges of `kind` arriving at `id`, at most `limit`.
     fn edges_in(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage;
+    /// A hint before a walk over call edges: every symbol within `hops` calls of `from`
+    /// (callers when `up`, callees otherwise) will have its call edges asked for. A
+    /// server-backed store fetches them in one traversal instead of one round trip per
+    /// symbol; answers must not change. In-memory stores have nothing to do.
+    fn prefetch_calls(&self, from: &[SymbolId], hops: u32, up: bool) {
+        let _ = (from, hops, up);
+    }
 }
 
 /// The embedded graph store: the linked graph plus in-memory indexes.

@@ -155,6 +155,33 @@ pub fn edges_in(kind: EdgeKind, node: &str, n: usize) -> Aql {
     .bind("limit", limit(n))
 }
 
+/// The call edges of every symbol fewer than `hops + 1` calls away from `nodes` (callees,
+/// or callers when `up`), each row `{ node, edge, other }`: one traversal for a whole
+/// callers/callees walk or trace instead of a round trip per symbol. Rows are ordered by
+/// node, then as [`edges_out`] / [`edges_in`] order them, so each node's slice is exactly
+/// what those would return. The reached set is not returned: the client re-walks the rows
+/// from `nodes` to know it.
+pub fn calls_within(nodes: &[String], hops: u32, up: bool) -> Aql {
+    let query = if up {
+        "LET reached = UNIQUE(FLATTEN(FOR s IN @nodes RETURN (FOR v IN 0..@hops INBOUND s @@edges \
+         OPTIONS { order: \"bfs\", uniqueVertices: \"global\" } RETURN v._id))) \
+         FOR n IN reached FOR e IN @@edges FILTER e._to == n LET f = DOCUMENT(e._from) \
+         FILTER f != null SORT n, f.rank, f.pkey, e.line, f.pos LIMIT @limit \
+         RETURN { node: n, edge: e, other: f }"
+    } else {
+        "LET reached = UNIQUE(FLATTEN(FOR s IN @nodes RETURN (FOR v IN 0..@hops OUTBOUND s @@edges \
+         OPTIONS { order: \"bfs\", uniqueVertices: \"global\" } RETURN v._id))) \
+         FOR n IN reached FOR e IN @@edges FILTER e._from == n LET t = DOCUMENT(e._to) \
+         FILTER t != null SORT n, e.line, t.pkey, t.pos LIMIT @limit \
+         RETURN { node: n, edge: e, other: t }"
+    };
+    Aql::new(query, true)
+        .bind("@edges", edge_collection(EdgeKind::Calls))
+        .bind("nodes", nodes.to_vec())
+        .bind("hops", Value::from(hops))
+        .bind("limit", limit(MAX_ROWS))
+}
+
 /// The meta document with this key.
 pub fn meta(key: &str) -> Aql {
     Aql::new(
@@ -374,6 +401,38 @@ mod tests {
             edges_out(EdgeKind::Contains, "n", 1).bind["@edges"],
             "contains"
         );
+    }
+
+    #[test]
+    fn call_traversals_bind_starts_and_depth_and_keep_the_per_node_order() {
+        let nodes = vec![
+            "symbols/a".to_string(),
+            "symbols/b\" RETURN 1 //".to_string(),
+        ];
+        let up = calls_within(&nodes, 2, true);
+        assert!(
+            up.query.contains("FOR v IN 0..@hops INBOUND s @@edges"),
+            "{}",
+            up.query
+        );
+        assert!(
+            up.query
+                .contains("SORT n, f.rank, f.pkey, e.line, f.pos LIMIT @limit"),
+            "{}",
+            up.query
+        );
+        assert_eq!(
+            binds(&up),
+            json!({"@edges": "calls", "nodes": nodes, "hops": 2, "limit": 10000})
+        );
+        assert!(up.full_count);
+        let down = calls_within(&nodes, 0, false);
+        assert!(down.query.contains("FOR v IN 0..@hops OUTBOUND s @@edges"));
+        assert!(
+            down.query
+                .contains("SORT n, e.line, t.pkey, t.pos LIMIT @limit")
+        );
+        assert!(!down.query.contains("RETURN 1"));
     }
 
     #[test]

@@ -125,6 +125,63 @@ impl MemoryBackend {
         let coll = Self::bound_str(q, "@edges")?;
         let node = Self::bound_str(q, "node")?;
         let colls = self.colls.lock().map_err(|_| err("poisoned"))?;
+        let rows = Self::edge_rows(&colls, coll, node, out)
+            .into_iter()
+            .map(|(edge, other)| serde_json::json!({ "edge": edge, "other": other }))
+            .collect();
+        Self::page(rows, q)
+    }
+
+    /// [`aql::calls_within`]: breadth-first from each start over `@@edges` up to `@hops`,
+    /// every vertex once, then each reached vertex's edges, ordered by vertex id.
+    fn calls_within(&self, q: &Aql, up: bool) -> Result<Rows, ArangoError> {
+        let coll = Self::bound_str(q, "@edges")?;
+        let hops = Self::bound(q, "hops")?.as_u64().unwrap_or(0);
+        let starts: Vec<String> = Self::bound(q, "nodes")?
+            .as_array()
+            .ok_or_else(|| err("@nodes is not an array"))?
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        let colls = self.colls.lock().map_err(|_| err("poisoned"))?;
+        let theirs = if up { "_from" } else { "_to" };
+        let mut reached = std::collections::BTreeSet::new();
+        for start in starts {
+            let mut seen = HashSet::from([start.clone()]);
+            let mut level = vec![start];
+            for _ in 0..=hops {
+                let mut next = Vec::new();
+                for v in &level {
+                    reached.insert(v.clone());
+                }
+                for v in &level {
+                    for (e, _) in Self::edge_rows(&colls, coll, v, !up) {
+                        let other = s(&e, theirs).to_string();
+                        if seen.insert(other.clone()) {
+                            next.push(other);
+                        }
+                    }
+                }
+                level = next;
+            }
+        }
+        let mut rows = Vec::new();
+        for n in reached {
+            for (edge, other) in Self::edge_rows(&colls, coll, &n, !up) {
+                rows.push(serde_json::json!({ "node": n, "edge": edge, "other": other }));
+            }
+        }
+        Self::page(rows, q)
+    }
+
+    /// The edges of `node` in `coll` with their other ends, in [`aql::edges_out`] /
+    /// [`aql::edges_in`] order.
+    fn edge_rows(
+        colls: &BTreeMap<String, BTreeMap<String, Value>>,
+        coll: &str,
+        node: &str,
+        out: bool,
+    ) -> Vec<(Value, Value)> {
         let symbols = colls.get(super::docs::SYMBOLS);
         let (mine, theirs) = if out {
             ("_from", "_to")
@@ -160,11 +217,7 @@ impl MemoryBackend {
                 ))
             });
         }
-        let rows = rows
-            .into_iter()
-            .map(|(edge, other)| serde_json::json!({ "edge": edge, "other": other }))
-            .collect();
-        Self::page(rows, q)
+        rows
     }
 
     fn remove(&self, q: &Aql, paths: Option<HashSet<String>>) -> Result<Rows, ArangoError> {
@@ -233,6 +286,10 @@ impl Backend for MemoryBackend {
             self.edges(q, true)
         } else if is(aql::edges_in(EdgeKind::Calls, "", 0)) {
             self.edges(q, false)
+        } else if is(aql::calls_within(&[], 0, true)) {
+            self.calls_within(q, true)
+        } else if is(aql::calls_within(&[], 0, false)) {
+            self.calls_within(q, false)
         } else if is(aql::file_digests("", 0)) {
             let repo = Self::bound_str(q, "repo")?;
             let colls = self.colls.lock().map_err(|_| err("poisoned"))?;

@@ -434,6 +434,9 @@ struct Cache {
     file_keys: Vec<String>,
     file_ids: HashMap<String, FileId>,
     files: HashMap<FileId, FileInfo>,
+    /// Complete call-edge lists fetched ahead by a traversal: (symbol, outgoing) → edges
+    /// in the order the per-symbol query returns them.
+    calls: HashMap<(SymbolId, bool), Vec<Edge>>,
 }
 
 impl Cache {
@@ -608,6 +611,16 @@ impl ArangoStore {
     }
 
     fn edges(&self, id: SymbolId, kind: EdgeKind, limit: usize, out: bool) -> EdgePage {
+        if kind == EdgeKind::Calls
+            && let Some(page) = self.cache.lock().ok().and_then(|c| {
+                c.calls.get(&(id, out)).map(|all| EdgePage {
+                    edges: all.iter().take(limit).copied().collect(),
+                    total: all.len(),
+                })
+            })
+        {
+            return page;
+        }
         let Some(key) = self.key_of(id) else {
             return EdgePage::default();
         };
@@ -728,6 +741,114 @@ impl GraphStore for ArangoStore {
 
     fn edges_in(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
         self.edges(id, kind, limit, false)
+    }
+
+    fn prefetch_calls(&self, from: &[SymbolId], hops: u32, up: bool) {
+        self.prefetch(from, hops, up);
+    }
+}
+
+impl ArangoStore {
+    /// Runs [`aql::calls_within`] and fills the call-edge cache for every symbol the
+    /// traversal reached. A result cut by the row limit caches nothing (the walk then asks
+    /// per symbol, as without a prefetch), so a cached list is always complete.
+    fn prefetch(&self, from: &[SymbolId], hops: u32, up: bool) {
+        let out = !up;
+        let starts: Vec<SymbolId> = match self.cache.lock() {
+            Ok(c) => from
+                .iter()
+                .copied()
+                .filter(|id| !c.calls.contains_key(&(*id, out)))
+                .collect(),
+            Err(_) => return,
+        };
+        let nodes: Vec<String> = starts
+            .iter()
+            .filter_map(|&id| self.key_of(id).map(|k| docs::symbol_id(&k)))
+            .collect();
+        if nodes.is_empty() {
+            return;
+        }
+        let Some(rows) = self.rows(&aql::calls_within(&nodes, hops, up)) else {
+            return;
+        };
+        if rows.full_count.is_some_and(|n| n > rows.rows.len()) {
+            tracing::debug!(
+                "call traversal cut at {} rows; walking per symbol",
+                rows.rows.len()
+            );
+            return;
+        }
+        #[derive(serde::Deserialize)]
+        struct Row {
+            node: String,
+            edge: EdgeDoc,
+            other: SymbolDoc,
+        }
+        let Ok(mut cache) = self.cache.lock() else {
+            return;
+        };
+        let mut parsed = Vec::with_capacity(rows.rows.len());
+        for row in rows.rows {
+            match serde_json::from_value::<Row>(row) {
+                Ok(r) => parsed.push(r),
+                Err(e) => {
+                    self.fail("traversal row", e);
+                    return;
+                }
+            }
+        }
+        // Every reached symbol but the starts is some row's other end: intern those first,
+        // since rows come ordered by node id, not by when the walk meets them.
+        let mut others = Vec::with_capacity(parsed.len());
+        for row in &parsed {
+            match cache.intern(&self.repo, &row.other) {
+                Ok(o) => others.push(o),
+                Err(e) => {
+                    self.fail("traversal row", e);
+                    return;
+                }
+            }
+        }
+        let mut lists: HashMap<SymbolId, Vec<Edge>> = HashMap::new();
+        for (row, other) in parsed.iter().zip(others) {
+            let Some(&at) = row
+                .node
+                .strip_prefix("symbols/")
+                .and_then(|k| cache.ids.get(k))
+            else {
+                // Reached, yet neither a start nor anyone's other end (a dangling edge
+                // the traversal followed): cache nothing rather than a partial list.
+                tracing::debug!("call traversal reached {} unexpectedly", row.node);
+                return;
+            };
+            let (f, t) = if out { (at, other) } else { (other, at) };
+            lists.entry(at).or_default().push(Edge {
+                from: f,
+                to: t,
+                kind: EdgeKind::Calls,
+                line: row.edge.line,
+                inferred: row.edge.inferred,
+            });
+        }
+        // Which symbols the server reached: walk the rows again from the starts. Each one
+        // gets its (possibly empty) list; anything else stays uncached.
+        let mut seen: std::collections::HashSet<SymbolId> = starts.iter().copied().collect();
+        let mut level = starts;
+        for _ in 0..=hops {
+            let mut next = Vec::new();
+            for &v in &level {
+                let list = lists.get(&v).cloned().unwrap_or_default();
+                for e in &list {
+                    let o = if out { e.to } else { e.from };
+                    if seen.insert(o) {
+                        next.push(o);
+                    }
+                }
+                cache.calls.entry((v, out)).or_insert(list);
+            }
+            level = next;
+        }
     }
 }
 
