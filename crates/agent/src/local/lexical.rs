@@ -124,6 +124,19 @@ pub fn read_source(root: &Path, rel: &str) -> Option<String> {
     std::fs::read_to_string(abs).ok()
 }
 
+/// The files of `files` whose text contains `word` (a plain substring test, done once
+/// per question), with their text: the only files definitions, usages and
+/// implementations are then looked for in.
+pub fn candidates(root: &Path, files: &[String], word: &str) -> Vec<(String, String)> {
+    files
+        .iter()
+        .filter_map(|path| {
+            let text = read_source(root, path)?;
+            text.contains(word).then(|| (path.clone(), text))
+        })
+        .collect()
+}
+
 /// One place the text search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextHit {
@@ -541,17 +554,14 @@ fn is_import(trimmed: &str) -> bool {
         || s.starts_with("mod ") && s.trim_end().ends_with(';')
 }
 
-/// The definitions of `name` (a plain or `Type.member` name) in `files`.
-pub fn definitions(root: &Path, files: &[String], name: &str) -> Vec<TextHit> {
+/// The definitions of `name` (a plain or `Type.member` name) in `texts`.
+pub fn definitions(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
     let (owner, leaf) = match name.rsplit_once('.') {
         Some((o, l)) => (Some(o.rsplit('.').next().unwrap_or(o)), l),
         None => (None, name),
     };
     let mut out = Vec::new();
-    for path in files {
-        let Some(text) = read_source(root, path) else {
-            continue;
-        };
+    for (path, text) in texts {
         if !text.contains(leaf) {
             continue;
         }
@@ -584,16 +594,13 @@ pub fn definitions(root: &Path, files: &[String], name: &str) -> Vec<TextHit> {
     out
 }
 
-/// The places that use `name` in `files`, grouped by file in the order of `files`: lines
+/// The places that use `name` in `texts`, grouped by file in their order: lines
 /// where it stands between word boundaries, except its definitions, comments and imports.
 /// With `calls`, only call-shaped uses (`name(`, `name!(`, `.name(`), unless a file has
 /// none, then every use. `name` is the bare name (`resolve`, not `Settings.resolve`).
-pub fn usages(root: &Path, files: &[String], name: &str, calls: bool) -> Vec<TextHit> {
+pub fn usages(texts: &[(String, String)], name: &str, calls: bool) -> Vec<TextHit> {
     let mut out = Vec::new();
-    for path in files {
-        let Some(text) = read_source(root, path) else {
-            continue;
-        };
+    for (path, text) in texts {
         if !text.contains(name) {
             continue;
         }
@@ -674,14 +681,11 @@ fn enclosing(lines: &[&str], i: usize) -> Option<String> {
     None
 }
 
-/// The types that implement or extend `name` in `files`.
-pub fn implementations(root: &Path, files: &[String], name: &str) -> Vec<TextHit> {
+/// The types that implement or extend `name` in `texts`.
+pub fn implementations(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
     let leaf = name.rsplit('.').next().unwrap_or(name);
     let mut out = Vec::new();
-    for path in files {
-        let Some(text) = read_source(root, path) else {
-            continue;
-        };
+    for (path, text) in texts {
         if !text.contains(leaf) {
             continue;
         }
@@ -931,11 +935,12 @@ mod tests {
         std::fs::write(dir.path().join("src/lib.rs"), src).unwrap();
         let files = list_sources(dir.path());
         assert_eq!(files, ["src/lib.rs"]);
-        let hits = usages(dir.path(), &files, "helper", true);
+        let texts = candidates(dir.path(), &files, "helper");
+        let hits = usages(&texts, "helper", true);
         let got: Vec<(u32, Option<String>)> =
             hits.iter().map(|h| (h.line, h.name.clone())).collect();
         assert_eq!(got, [(10, Some("run".to_string()))]);
-        let defs = definitions(dir.path(), &files, "helper");
+        let defs = definitions(&texts, "helper");
         assert_eq!(
             defs.iter()
                 .map(|d| (d.line, d.end_line))
@@ -995,13 +1000,14 @@ mod tests {
         let src = "pub struct Planner;\n\nimpl Planner {\n    pub fn plan(&self) -> u32 {\n        1\n    }\n}\n\nimpl Other {\n    fn plan(&self) {}\n}\n";
         std::fs::write(dir.path().join("plan.rs"), src).unwrap();
         let files = list_sources(dir.path());
-        let defs = definitions(dir.path(), &files, "Planner.plan");
+        let texts = candidates(dir.path(), &files, "plan");
+        let defs = definitions(&texts, "Planner.plan");
         assert_eq!(
             defs.iter()
                 .map(|d| (d.line, d.end_line, d.name.clone().unwrap()))
                 .collect::<Vec<_>>(),
             [(4, 6, "Planner.plan".to_string())]
         );
-        assert_eq!(definitions(dir.path(), &files, "plan").len(), 2);
+        assert_eq!(definitions(&texts, "plan").len(), 2);
     }
 }

@@ -566,9 +566,11 @@ impl LocalPolicy {
         let files = self.source_files();
         let leaf = sym.leaf().to_string();
         let secondary = |p: &str| classify::classify(p).secondary();
-        let mut defs = lexical::definitions(&root, &files, &sym.name);
+        // Every file is read once; only those that contain the name are searched.
+        let texts = lexical::candidates(&root, &files, &leaf);
+        let mut defs = lexical::definitions(&texts, &sym.name);
         if defs.is_empty() && sym.qualifier().is_some() {
-            defs = lexical::definitions(&root, &files, &leaf);
+            defs = lexical::definitions(&texts, &leaf);
         }
         if let Some(k) = sym.kind {
             let keep: Vec<lexical::TextHit> = defs
@@ -602,13 +604,10 @@ impl LocalPolicy {
         let (main, relation) = match op {
             "find" => (defs.clone(), Relation::Definition),
             "implementations" => (
-                lexical::implementations(&root, &files, &leaf),
+                lexical::implementations(&texts, &leaf),
                 Relation::Implementation,
             ),
-            _ => (
-                lexical::usages(&root, &files, &leaf, calls_only),
-                Relation::Caller,
-            ),
+            _ => (lexical::usages(&texts, &leaf, calls_only), Relation::Caller),
         };
         if main.is_empty() || (need_primary && main.iter().all(|h| secondary(&h.path))) {
             return None;

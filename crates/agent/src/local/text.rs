@@ -234,6 +234,59 @@ pub fn query_terms(q: &str) -> Vec<String> {
 /// more code than the topic does, so past participles count [`ACTION_WEIGHT`].
 pub const ACTION_WEIGHT: f64 = 0.4;
 
+/// Irregular past participles, action words like "handled": "how are proxies *chosen*",
+/// "where are secrets *hidden*". Without them such a word counts in full, and since code
+/// rarely spells it, the question would be judged to name something the repository lacks.
+const IRREGULAR_PARTICIPLES: &[&str] = &[
+    "built",
+    "bound",
+    "brought",
+    "caught",
+    "chosen",
+    "done",
+    "drawn",
+    "driven",
+    "fed",
+    "found",
+    "given",
+    "gone",
+    "got",
+    "gotten",
+    "held",
+    "hidden",
+    "kept",
+    "known",
+    "laid",
+    "led",
+    "left",
+    "lost",
+    "made",
+    "meant",
+    "met",
+    "paid",
+    "put",
+    "read",
+    "run",
+    "said",
+    "seen",
+    "sent",
+    "set",
+    "shown",
+    "shut",
+    "spent",
+    "split",
+    "spun",
+    "taken",
+    "thrown",
+    "told",
+    "torn",
+    "understood",
+    "woken",
+    "won",
+    "written",
+    "wound",
+];
+
 /// The content terms of a question with their weights (see [`ACTION_WEIGHT`]).
 pub fn query_terms_weighted(q: &str) -> Vec<(String, f64)> {
     let mut out: Vec<(String, f64)> = Vec::new();
@@ -244,7 +297,9 @@ pub fn query_terms_weighted(q: &str) -> Vec<(String, f64)> {
         if is_stopword(&word) {
             continue;
         }
-        let w = if word.ends_with("ed") && word.len() > 4 {
+        let w = if (word.ends_with("ed") && word.len() > 4)
+            || IRREGULAR_PARTICIPLES.contains(&word.as_str())
+        {
             ACTION_WEIGHT
         } else {
             1.0
@@ -366,6 +421,14 @@ mod tests {
         assert_eq!(
             index_terms("// VerifySignature checks the X-Relay-Signature-256 header"),
             ["verifi", "signatur", "check", "relay", "signatur", "header"]
+        );
+    }
+
+    #[test]
+    fn irregular_participles_weigh_less() {
+        assert_eq!(
+            query_terms_weighted("how are proxies chosen"),
+            [(stem("proxies"), 1.0), (stem("chosen"), ACTION_WEIGHT)]
         );
     }
 

@@ -1,0 +1,209 @@
+//! The local engine's text search through the real loop, on small repositories in
+//! languages the code graph does not parse (Rust, JavaScript) and on a mixed one (Rust
+//! beside a Go fixture): definitions, callers, usages of a constant, implementations, the
+//! concept ranking, and the honest wording of answers found this way.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use explore_agent::event::NullSink;
+use explore_agent::local::LocalPolicy;
+use explore_agent::{ExploreResult, RunConfig, StopReason, explore};
+use explore_tools::code::IndexOptions;
+use explore_tools::{Registry, RegistryOptions, RepoRoot};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+async fn ask(root: &Path, question: &str) -> ExploreResult {
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let registry = Registry::new(RepoRoot::new(root).unwrap(), options);
+    let mut policy = LocalPolicy::new(registry.clone());
+    explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+        .await
+        .unwrap()
+}
+
+/// `(path, lines cited)` for each file, in the answer's order.
+fn files(r: &ExploreResult) -> Vec<(String, Vec<u32>)> {
+    r.relevant_files
+        .iter()
+        .map(|f| (f.path.clone(), f.locations.iter().map(|l| l.line).collect()))
+        .collect()
+}
+
+fn assert_clean(r: &ExploreResult) {
+    let cov = &r.metadata.extra["evidence_coverage"];
+    assert_eq!(cov["dropped"], 0, "{cov}");
+    assert_eq!(cov["complaints"].as_array().map(Vec::len), Some(0), "{cov}");
+}
+
+const FOO_RS: &str = "//! Foo things.\n\n/// A foo.\npub struct Foo {\n    pub size: u32,\n}\n\npub const MAX_FOO: u32 = 8;\n\nimpl Foo {\n    pub fn grow(&mut self) {\n        self.size = (self.size + 1).min(MAX_FOO);\n    }\n}\n\npub trait Shape {\n    fn area(&self) -> u32;\n}\n\nimpl Shape for Foo {\n    fn area(&self) -> u32 {\n        self.size\n    }\n}\n";
+
+const MAIN_RS: &str = "use crate::foo::{Foo, MAX_FOO};\n\nfn main() {\n    let mut f = Foo { size: 1 };\n    f.grow();\n    start(&mut f);\n}\n\nfn start(f: &mut Foo) {\n    // f.grow() here is only a comment\n    if f.size < MAX_FOO {\n        f.grow();\n    }\n}\n";
+
+const SQUARE_RS: &str = "use crate::foo::Shape;\n\npub struct Square(u32);\n\nimpl Shape for Square {\n    fn area(&self) -> u32 {\n        self.0 * self.0\n    }\n}\n";
+
+fn rust_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "src/foo.rs", FOO_RS);
+    write(dir.path(), "src/main.rs", MAIN_RS);
+    write(dir.path(), "src/square.rs", SQUARE_RS);
+    dir
+}
+
+#[tokio::test]
+async fn rust_definition_by_text_search() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "where is Foo defined").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(files(&r), [("src/foo.rs".to_string(), vec![4])]);
+    assert_eq!(r.relevant_files[0].locations[0].end_line, Some(6));
+    assert!(
+        r.answer
+            .starts_with("Found by text search (no code graph for Rust)."),
+        "{}",
+        r.answer
+    );
+    assert_clean(&r);
+}
+
+#[tokio::test]
+async fn rust_qualified_method_definition() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "where is Foo::grow defined").await;
+    assert_eq!(files(&r), [("src/foo.rs".to_string(), vec![11])]);
+    assert_eq!(
+        r.relevant_files[0].locations[0].symbol.as_deref(),
+        Some("Foo.grow")
+    );
+}
+
+#[tokio::test]
+async fn rust_callers_by_text_search_skip_comments_and_definitions() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "who calls grow").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    // main.rs calls it twice (main, start); the comment on line 10 is not a call; the
+    // definition in foo.rs comes after the callers.
+    assert_eq!(
+        files(&r),
+        [
+            ("src/main.rs".to_string(), vec![5, 12]),
+            ("src/foo.rs".to_string(), vec![11]),
+        ]
+    );
+    assert!(r.answer.contains("main at src/main.rs:5"), "{}", r.answer);
+    assert!(r.answer.contains("start at src/main.rs:12"), "{}", r.answer);
+    assert_clean(&r);
+}
+
+#[tokio::test]
+async fn rust_constant_usages() {
+    // The users first (main.rs), then the definition's file with its own use (line 12).
+    let dir = rust_repo();
+    let r = ask(dir.path(), "where is MAX_FOO used").await;
+    assert_eq!(
+        files(&r),
+        [
+            ("src/main.rs".to_string(), vec![11]),
+            ("src/foo.rs".to_string(), vec![8, 12]),
+        ]
+    );
+    assert!(r.answer.contains("Used by"), "{}", r.answer);
+}
+
+#[tokio::test]
+async fn rust_trait_implementations() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "what implements the Shape trait").await;
+    // The implementations first, then the trait's own file (trait at 16, impl at 20).
+    assert_eq!(
+        files(&r),
+        [
+            ("src/square.rs".to_string(), vec![5]),
+            ("src/foo.rs".to_string(), vec![16, 20]),
+        ]
+    );
+    assert!(r.answer.contains("Implemented by"), "{}", r.answer);
+}
+
+#[tokio::test]
+async fn unknown_name_is_not_found_in_any_language() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "where is FrobnicateQuux defined").await;
+    assert!(r.relevant_files.is_empty(), "{:?}", files(&r));
+}
+
+#[tokio::test]
+async fn javascript_definitions_and_callers() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "lib/router.js",
+        "'use strict';\n\nexport function createRouter(routes) {\n  return new Router(routes);\n}\n\nexport class Router {\n  constructor(routes) {\n    this.routes = routes;\n  }\n}\n",
+    );
+    write(
+        dir.path(),
+        "app.js",
+        "import { createRouter } from './lib/router.js';\n\nconst router = createRouter([]);\n",
+    );
+    let r = ask(dir.path(), "where is the Router class defined").await;
+    assert_eq!(files(&r), [("lib/router.js".to_string(), vec![7])]);
+    assert!(r.answer.contains("JavaScript"), "{}", r.answer);
+    let r = ask(dir.path(), "who calls createRouter").await;
+    assert_eq!(
+        files(&r),
+        [
+            ("app.js".to_string(), vec![3]),
+            ("lib/router.js".to_string(), vec![3]),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn mixed_repo_prefers_the_product_over_a_go_fixture() {
+    let dir = rust_repo();
+    // A Go fixture the code graph parses, with a same-named type.
+    write(
+        dir.path(),
+        "evals/fixtures/app/foo.go",
+        "package app\n\n// Foo is a fixture type.\ntype Foo struct {\n\tN int\n}\n",
+    );
+    let r = ask(dir.path(), "where is Foo defined").await;
+    assert_eq!(r.relevant_files[0].path, "src/foo.rs");
+    assert_eq!(r.relevant_files[0].locations[0].line, 4);
+    assert!(
+        !r.relevant_files
+            .iter()
+            .any(|f| f.path.starts_with("evals/fixtures")),
+        "{:?}",
+        files(&r)
+    );
+}
+
+#[tokio::test]
+async fn concept_question_ranks_rust_files_by_their_docs() {
+    let dir = rust_repo();
+    write(
+        dir.path(),
+        "src/secrets.rs",
+        "//! Secret files (keys, .env) never reach tool output.\n\n/// True when the file name is a secret.\npub fn is_secret(name: &str) -> bool {\n    name.ends_with(\".pem\")\n}\n",
+    );
+    let r = ask(dir.path(), "how are secret files hidden").await;
+    assert_eq!(r.relevant_files[0].path, "src/secrets.rs");
+    assert!(
+        r.relevant_files[0].locations.iter().any(|l| l.line == 4),
+        "{:?}",
+        files(&r)
+    );
+}
