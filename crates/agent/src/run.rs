@@ -76,6 +76,10 @@ pub struct RunConfig {
     pub max_completion_tokens: u64,
     /// Completion cap of the final turn.
     pub final_completion_tokens: u64,
+    /// Add a three-line orientation (size, languages, top level; see
+    /// `explore_tools::overview`) to the first message, so a model's first call need not
+    /// be `tree`. Off by default: the local engine has no use for it.
+    pub orient: bool,
 }
 
 impl Default for RunConfig {
@@ -89,6 +93,7 @@ impl Default for RunConfig {
             tool_output_tokens: DEFAULT_TOOL_OUTPUT_TOKENS,
             max_completion_tokens: DEFAULT_MAX_COMPLETION_TOKENS,
             final_completion_tokens: DEFAULT_FINAL_COMPLETION_TOKENS,
+            orient: false,
         }
     }
 }
@@ -273,9 +278,20 @@ impl<'a> Run<'a> {
         self.messages.push(Message::System {
             content: system_prompt(self.config),
         });
-        self.messages.push(Message::User {
-            content: user_prompt(self.config),
-        });
+        let mut first = user_prompt(self.config);
+        if self.config.orient {
+            let root = self.registry.root().clone();
+            let overview =
+                tokio::task::spawn_blocking(move || explore_tools::overview::survey(&root))
+                    .await
+                    .map(|o| o.render())
+                    .unwrap_or_default();
+            if !overview.is_empty() {
+                first.push('\n');
+                first.push_str(&overview);
+            }
+        }
+        self.messages.push(Message::User { content: first });
         let end = self.turns_loop(policy).await?;
         Ok(self.finish(end))
     }

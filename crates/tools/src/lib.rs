@@ -12,6 +12,7 @@ pub mod args;
 pub mod bash;
 pub mod code;
 pub mod error;
+pub mod overview;
 pub mod read;
 pub mod registry;
 pub mod root;

@@ -195,3 +195,39 @@ async fn a_cut_output_is_paged_with_read() {
     // Paging a cut output shows no findings, but new text: not a repeat.
     assert_eq!(json_of(&result)["_metadata"]["doom_loop_events"], json!([]));
 }
+
+/// With `orient`, the first message also says how big the repository is, its languages and
+/// its top level, so the model's first call can skip `tree`.
+#[tokio::test]
+async fn orientation_rides_on_the_first_message() {
+    let server = server(vec![
+        reply(
+            &[(
+                "read",
+                json!({"file": "internal/model/issue.go", "start_line": 150, "num_lines": 13}),
+            )],
+            Some((1300, 40)),
+        ),
+        reply(&[("submit", issue_store_submit())], Some((1600, 120))),
+    ])
+    .await;
+    let mut config = explore_agent::RunConfig::new("where is IssueStore defined");
+    config.orient = true;
+    let (result, _) = run_with(&server, llm_config(&server), &config).await;
+    assert_eq!(result.unwrap().metadata.stop_reason, StopReason::Answered);
+    let bodies = bodies(&server).await;
+    let first = bodies[0]["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 5, "{first}");
+    assert_eq!(lines[0], "Question: where is IssueStore defined");
+    assert!(lines[3].starts_with("Repository: "), "{first}");
+    assert!(lines[3].contains(" files. Languages: Go "), "{first}");
+    // vendor/ is never listed or counted, as in `tree`.
+    assert_eq!(
+        lines[4],
+        "Top level: cmd/ internal/ proto/ Makefile README.md go.mod go.sum"
+    );
+}

@@ -46,6 +46,7 @@ pub fn explore(
             llm.record = args.record.clone();
             llm.replay = args.replay.clone();
             let mut policy = LlmPolicy::new(llm)?;
+            config.orient = true;
             run(&runtime, &registry, &mut policy, &config, sink)
         }
         ResolvedEngine::Local => {

@@ -164,6 +164,7 @@ impl CaseRunner for AgentRunner {
             Engine::Llm => {
                 let cfg = self.llm_config(case)?;
                 let mut policy = LlmPolicy::new(cfg).map_err(|e| e.to_string())?;
+                config.orient = true;
                 rt.block_on(explore(&registry, &mut policy, &config, &NullSink))
             }
         };
