@@ -69,7 +69,8 @@ pub struct Sourced<T> {
 }
 
 impl<T> Sourced<T> {
-    fn new(value: T, source: Source) -> Self {
+    /// A value and its source.
+    pub fn new(value: T, source: Source) -> Self {
         Sourced { value, source }
     }
 }
@@ -124,6 +125,8 @@ pub struct Settings {
     pub repo_file: (PathBuf, bool),
     /// Things the user should know (ignored or capped repository settings).
     pub warnings: Vec<String>,
+    /// The code graph's store and its connection.
+    pub store: crate::store::StoreSettings,
 }
 
 impl Settings {
@@ -178,15 +181,28 @@ pub struct ArangoFile {
 }
 
 /// The graph-store settings the configuration files give, merged (repository file over
-/// user file), for the layers below flags and environment.
+/// user file), each with the file it came from, for the layers below flags and environment.
 #[derive(Debug, Default, Clone)]
 pub struct StoreFiles {
     /// `store = "…"`.
-    pub store: Option<StoreKind>,
+    pub store: Option<(StoreKind, Source)>,
     /// `[arangodb]`.
-    pub arango: ArangoFile,
+    pub arango: ArangoFiles,
     /// Settings ignored, and why.
     pub warnings: Vec<String>,
+}
+
+/// The `[arangodb]` values the files give, with their sources.
+#[derive(Debug, Default, Clone)]
+pub struct ArangoFiles {
+    /// Server URL (user file only).
+    pub url: Option<(String, Source)>,
+    /// User name (user file only).
+    pub user: Option<(String, Source)>,
+    /// Database name.
+    pub database: Option<(String, Source)>,
+    /// Graph id.
+    pub repo: Option<(String, Source)>,
 }
 
 /// Reads `store` and `[arangodb]` from the repository's `.explore.toml` and the user file.
@@ -200,10 +216,11 @@ pub fn store_files(repo: &Path, user_file: Option<PathBuf>) -> Result<StoreFiles
     .unwrap_or_default();
     let repo_file = repo.join(REPO_FILE);
     let from_repo = read_file(&repo_file, true)?.unwrap_or_default();
-    let mut out = StoreFiles {
-        store: from_repo.store.or(user.store),
-        ..Default::default()
-    };
+    let r_src = Source::RepoFile(repo_file.clone());
+    let u_src = user_file
+        .clone()
+        .map(Source::UserFile)
+        .unwrap_or(Source::Default);
     let r = from_repo.arangodb.unwrap_or_default();
     let u = user.arangodb.unwrap_or_default();
     for (set, path) in [
@@ -218,6 +235,7 @@ pub fn store_files(repo: &Path, user_file: Option<PathBuf>) -> Result<StoreFiles
             );
         }
     }
+    let mut out = StoreFiles::default();
     for (key, set) in [("url", r.url.is_some()), ("user", r.user.is_some())] {
         if set {
             out.warnings.push(format!(
@@ -229,12 +247,16 @@ pub fn store_files(repo: &Path, user_file: Option<PathBuf>) -> Result<StoreFiles
             ));
         }
     }
-    out.arango = ArangoFile {
-        url: u.url,
-        user: u.user,
-        database: r.database.or(u.database),
-        repo: r.repo.or(u.repo),
-        password: None,
+    let tag = |v: Option<String>, s: &Source| v.map(|v| (v, s.clone()));
+    out.store = from_repo
+        .store
+        .map(|k| (k, r_src.clone()))
+        .or(user.store.map(|k| (k, u_src.clone())));
+    out.arango = ArangoFiles {
+        url: tag(u.url, &u_src),
+        user: tag(u.user, &u_src),
+        database: tag(r.database, &r_src).or(tag(u.database, &u_src)),
+        repo: tag(r.repo, &r_src).or(tag(u.repo, &u_src)),
     };
     Ok(out)
 }
@@ -278,6 +300,8 @@ pub fn resolve(
     user_file: Option<PathBuf>,
 ) -> Result<Settings> {
     let mut warnings = Vec::new();
+    let store = crate::store::resolve(&args.store, &repo.value)?;
+    warnings.extend(store.warnings.iter().cloned());
 
     let user = match &user_file {
         Some(path) => read_file(path, false)?,
@@ -489,6 +513,7 @@ pub fn resolve(
         }),
         repo_file: (repo_file, r.is_some()),
         warnings,
+        store,
     };
     let resolved = match engine.value {
         Engine::Llm => Sourced::new(ResolvedEngine::Llm, engine.source.clone()),

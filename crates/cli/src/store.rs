@@ -13,48 +13,77 @@ use anyhow::{Result, anyhow};
 use explore_tools::code::arango::{ArangoConfig, ArangoStore};
 
 use crate::cli::{StoreArgs, StoreKind};
-use crate::settings::{self, ProcessEnv};
+use crate::settings::{self, ProcessEnv, Source, Sourced};
 
 /// The resolved store settings of one command.
 #[derive(Debug, Clone)]
 pub struct StoreSettings {
-    /// The store chosen.
-    pub kind: StoreKind,
+    /// The store chosen, and by what.
+    pub kind: Sourced<StoreKind>,
     /// The ArangoDB connection (meaningful when `kind` is `Arangodb`).
     pub arango: ArangoConfig,
+    /// Where the URL, database and graph id came from, for `explore config`.
+    pub sources: [Source; 3],
+    /// Repository settings ignored, and why.
+    pub warnings: Vec<String>,
 }
 
-/// Merges flags, environment and configuration files for the repository at `dir`. Ignored
-/// repository settings are logged as warnings.
+/// Merges flags, environment and configuration files for the repository at `dir`.
 pub fn resolve(args: &StoreArgs, dir: &Path) -> Result<StoreSettings> {
     let files = settings::store_files(dir, settings::user_file_path(&ProcessEnv))?;
-    for w in &files.warnings {
-        tracing::warn!("{w}");
-    }
     let a = &args.arango;
-    let repo = a
-        .arango_repo
-        .clone()
-        .or(files.arango.repo)
-        .unwrap_or_else(|| {
-            dir.file_name()
-                .map_or_else(|| "repo".to_string(), |n| n.to_string_lossy().into_owned())
-        });
-    let mut cfg = ArangoConfig::from_lookup(repo, |_| None);
-    if let Some(u) = a.arango_url.clone().or(files.arango.url) {
-        cfg.url = u;
+    // clap reads flag and variable alike, so the source names both.
+    fn pick<T>(
+        cli: Option<T>,
+        cli_src: &'static str,
+        file: Option<(T, Source)>,
+    ) -> Option<(T, Source)> {
+        cli.map(|v| (v, Source::Flag(cli_src))).or(file)
     }
-    if let Some(u) = a.arango_user.clone().or(files.arango.user) {
+    let dir_name = dir
+        .file_name()
+        .map_or_else(|| "repo".to_string(), |n| n.to_string_lossy().into_owned());
+    let (repo, repo_src) = pick(a.arango_repo.clone(), "--arango-repo", files.arango.repo)
+        .unwrap_or((
+            dir_name,
+            Source::Derived("the repository directory's name".into()),
+        ));
+    let mut cfg = ArangoConfig::from_lookup(repo, |_| None);
+    let mut url_src = Source::Default;
+    if let Some((u, src)) = pick(
+        a.arango_url.clone(),
+        "--arango-url / EXPLORE_ARANGO_URL",
+        files.arango.url,
+    ) {
+        cfg.url = u;
+        url_src = src;
+    }
+    if let Some((u, _)) = pick(
+        a.arango_user.clone(),
+        "--arango-user / EXPLORE_ARANGO_USER",
+        files.arango.user,
+    ) {
         cfg.user = u;
     }
     cfg.password = a.arango_password.clone().filter(|p| !p.is_empty());
-    if let Some(d) = a.arango_db.clone().or(files.arango.database) {
+    let mut db_src = Source::Default;
+    if let Some((d, src)) = pick(
+        a.arango_db.clone(),
+        "--arango-db / EXPLORE_ARANGO_DB",
+        files.arango.database,
+    ) {
         cfg.database = d;
+        db_src = src;
     }
     cfg.create_db = a.create_db;
+    let kind = pick(args.store, "--store / EXPLORE_STORE", files.store)
+        .map(|(k, s)| Sourced::new(k, s))
+        .unwrap_or(Sourced::new(StoreKind::Embedded, Source::Default));
     Ok(StoreSettings {
-        kind: args.store.or(files.store).unwrap_or(StoreKind::Embedded),
+        kind,
         arango: cfg,
+        sources: [url_src, db_src, repo_src],
+        warnings: files.warnings,
     })
 }
 
@@ -63,7 +92,10 @@ pub fn resolve(args: &StoreArgs, dir: &Path) -> Result<StoreSettings> {
 /// so that a wrong setting fails once, up front, with what to do about it.
 pub fn open_shared(args: &StoreArgs, dir: &Path) -> Result<Option<Arc<ArangoStore>>> {
     let s = resolve(args, dir)?;
-    if s.kind != StoreKind::Arangodb {
+    for w in &s.warnings {
+        tracing::warn!("{w}");
+    }
+    if s.kind.value != StoreKind::Arangodb {
         return Ok(None);
     }
     let store = ArangoStore::open(&s.arango).map_err(|e| anyhow!("{e}"))?;

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use crate::cli::{ConfigArgs, Engine};
+use crate::cli::{ConfigArgs, Engine, StoreKind};
 use crate::settings::{ResolvedEngine, Settings, Source};
 
 /// One printed row: key, value, source; `typed` is the value for `--json` when it is not
@@ -87,7 +87,7 @@ fn rows(s: &Settings) -> Vec<Row> {
         (None, Some(url)) => (url, "default, because OPENAI_API_KEY is set".to_string()),
         (None, None) => ("-".to_string(), "not configured".to_string()),
     };
-    vec![
+    let mut rows = vec![
         Row {
             key: "repo",
             value: s.repo.value.display().to_string(),
@@ -181,5 +181,31 @@ fn rows(s: &Settings) -> Vec<Row> {
                     .map_or(serde_json::Value::Null, |p| p.display().to_string().into()),
             ),
         },
-    ]
+        Row {
+            key: "store",
+            value: match s.store.kind.value {
+                StoreKind::Embedded => "embedded".into(),
+                StoreKind::Arangodb => "arangodb".into(),
+            },
+            source: src(&s.store.kind.source),
+            typed: None,
+        },
+    ];
+    if s.store.kind.value == StoreKind::Arangodb {
+        let a = &s.store.arango;
+        let [url, db, graph] = &s.store.sources;
+        for (key, value, source) in [
+            ("arango_url", &a.url, url),
+            ("arango_db", &a.database, db),
+            ("arango_graph", &a.repo, graph),
+        ] {
+            rows.push(Row {
+                key,
+                value: value.clone(),
+                source: src(source),
+                typed: None,
+            });
+        }
+    }
+    rows
 }

@@ -18,7 +18,10 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     let tool = CodeTool::new(root, IndexOptions::default());
     let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
     let store = crate::store::resolve(&args.store, &dir)?;
-    let pushed = if store.kind == StoreKind::Arangodb {
+    for w in &store.warnings {
+        tracing::warn!("{w}");
+    }
+    let pushed = if store.kind.value == StoreKind::Arangodb {
         let graph = tool.graph().map_err(|e| anyhow!("{e}"))?;
         let cfg = store.arango;
         let p = arango::push(&cfg, graph.data()).map_err(|e| anyhow!("{e}"))?;

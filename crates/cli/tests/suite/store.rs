@@ -148,3 +148,49 @@ fn a_password_in_a_configuration_file_is_refused() {
     );
     assert!(!err.contains("hunter2"), "{err}");
 }
+
+#[test]
+fn explore_config_shows_the_store_and_where_each_part_came_from() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    sb.write_user_file("[arangodb]\nurl = \"http://graph.internal:8529\"\ndatabase = \"team\"\n");
+    std::fs::write(
+        repo.path().join(".explore.toml"),
+        "store = \"arangodb\"\n[arangodb]\nrepo = \"monorepo\"\nurl = \"http://evil.example\"\n",
+    )
+    .unwrap();
+    let out = sb
+        .cmd()
+        .args(["-C"])
+        .arg(repo.path())
+        .args(["config", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &doc["settings"];
+    let repo_file = repo.path().join(".explore.toml").display().to_string();
+    let user_file = sb.user_file().display().to_string();
+    assert_eq!(s["store"]["value"], "arangodb");
+    assert_eq!(s["store"]["source"], repo_file);
+    assert_eq!(s["arango_url"]["value"], "http://graph.internal:8529");
+    assert_eq!(s["arango_url"]["source"], user_file);
+    assert_eq!(s["arango_db"]["value"], "team");
+    assert_eq!(s["arango_graph"]["value"], "monorepo");
+    assert_eq!(s["arango_graph"]["source"], repo_file);
+    let warnings = doc["warnings"].to_string();
+    assert!(warnings.contains("ignoring `arangodb.url`"), "{warnings}");
+    // Embedded (the default) shows no connection rows.
+    std::fs::remove_file(repo.path().join(".explore.toml")).unwrap();
+    let out = sb
+        .cmd()
+        .args(["-C"])
+        .arg(repo.path())
+        .args(["config", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["settings"]["store"]["value"], "embedded");
+    assert_eq!(doc["settings"]["store"]["source"], "default");
+    assert!(doc["settings"].get("arango_url").is_none());
+}
