@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{self, FileFacts};
+use super::lazy::{self, Shape, Watched};
 use super::link::{self, GraphData, Input};
 use super::model::{EdgeKind, Language, is_generated};
 use super::store::CodeGraph;
@@ -35,7 +36,7 @@ const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries and the
 /// crate version. A cache written by another build of the extractor is rebuilt.
-fn fingerprint() -> [u8; 16] {
+pub(super) fn fingerprint() -> [u8; 16] {
     let mut h = blake3::Hasher::new();
     h.update(&FORMAT_VERSION.to_le_bytes());
     h.update(extract::GO_QUERY.as_bytes());
@@ -169,7 +170,12 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
         ..Default::default()
     };
 
-    let (seen, go_mod_files, mut walk_skipped) = walk(root);
+    let Walked {
+        seen,
+        go_mods: go_mod_files,
+        skipped: mut walk_skipped,
+        watched,
+    } = walk(root);
     let go_modules = read_go_modules(root, &go_mod_files);
     // The facts are needed only when something changed.
     let mut old = old;
@@ -284,9 +290,31 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
         tracing::warn!("could not write the code index cache {}: {e}", p.display());
     }
     let graph = CodeGraph::new(cache_file.graph);
+    if let Some(p) = cache {
+        save_store(
+            &lazy::store_path(p),
+            root,
+            &graph,
+            &watched,
+            !stats.from_cache,
+        );
+    }
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code index ready");
     Built { graph, stats }
+}
+
+/// Writes the store file warm queries answer from, unless the one there was written from
+/// this very walk and graph (`changed` is false and its watch list is the same).
+fn save_store(path: &Path, root: &Path, graph: &CodeGraph, watched: &[Watched], changed: bool) {
+    if !changed
+        && lazy::StoreFile::open(path, root, fingerprint()).is_ok_and(|s| s.walked_same(watched))
+    {
+        return;
+    }
+    if let Err(e) = lazy::save(path, root, fingerprint(), graph, watched) {
+        tracing::warn!("could not write the code store {}: {e}", path.display());
+    }
 }
 
 /// Whether every file is as the cache saw it (same set, sizes and mtimes, `go.mod`s).
@@ -346,10 +374,11 @@ fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
 
 /// Walks the repository: Go and Python files to index, `go.mod` files, and files left out
 /// before reading (secrets, too large), counted by reason.
-fn walk(root: &Path) -> (Vec<Seen>, Vec<String>, HashMap<String, usize>) {
+fn walk(root: &Path) -> Walked {
     let mut seen = Vec::new();
     let mut go_mods = Vec::new();
     let mut skipped: HashMap<String, usize> = HashMap::new();
+    let mut watched = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
@@ -365,14 +394,29 @@ fn walk(root: &Path) -> (Vec<Seen>, Vec<String>, HashMap<String, usize>) {
             *skipped.entry("unreadable".into()).or_default() += 1;
             continue;
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
         let Ok(rel) = entry.path().strip_prefix(root) else {
             continue;
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            // What the warm check stats instead of walking again (see `lazy::fresh`).
+            match entry.metadata() {
+                Ok(meta) => lazy::watch_dir(entry.path(), &rel, &meta, &mut watched),
+                Err(_) => watched.push(Watched {
+                    path: rel,
+                    shape: Shape::Other,
+                }),
+            }
+            continue;
+        }
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
         if rel == "go.mod" || rel.ends_with("/go.mod") {
+            watched.push(Watched {
+                path: rel.clone(),
+                shape: Shape::stat(entry.path()),
+            });
             go_mods.push(rel);
             continue;
         }
@@ -384,9 +428,17 @@ fn walk(root: &Path) -> (Vec<Seen>, Vec<String>, HashMap<String, usize>) {
             continue;
         }
         let Ok(meta) = entry.metadata() else {
+            watched.push(Watched {
+                path: rel,
+                shape: Shape::Other,
+            });
             *skipped.entry("unreadable".into()).or_default() += 1;
             continue;
         };
+        watched.push(Watched {
+            path: rel.clone(),
+            shape: Shape::of(&meta),
+        });
         if secrets::is_multiply_linked(&meta) {
             *skipped.entry("secret".into()).or_default() += 1;
             continue;
@@ -404,7 +456,25 @@ fn walk(root: &Path) -> (Vec<Seen>, Vec<String>, HashMap<String, usize>) {
         });
     }
     seen.sort_by(|a, b| a.rel.cmp(&b.rel));
-    (seen, go_mods, skipped)
+    watched.sort_by(|a, b| lazy::walk_order(&a.path, &b.path));
+    Walked {
+        seen,
+        go_mods,
+        skipped,
+        watched,
+    }
+}
+
+/// What [`walk`] found.
+struct Walked {
+    /// Go and Python files to index, by path.
+    seen: Vec<Seen>,
+    /// Repo-relative paths of the `go.mod` files.
+    go_mods: Vec<String>,
+    /// Files left out before reading, counted by reason.
+    skipped: HashMap<String, usize>,
+    /// The paths whose stats decide whether the next run may skip the walk, by path.
+    watched: Vec<Watched>,
 }
 
 /// `module` lines of the repository's `go.mod` files, by directory.
@@ -593,7 +663,7 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
 }
 
 /// Writes `bytes` to a temporary file next to `path` and renames it into place.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;

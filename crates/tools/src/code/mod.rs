@@ -29,6 +29,7 @@
 pub mod arango;
 mod extract;
 mod index;
+mod lazy;
 mod link;
 mod model;
 mod query;
@@ -40,6 +41,7 @@ use std::sync::{Arc, Mutex};
 
 pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
 pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path};
+pub use lazy::{StoreError, StoreFile};
 pub use link::{GraphData, MAX_NAME_MATCHES};
 pub use model::{
     Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId, is_generated, is_test_path,
@@ -73,6 +75,9 @@ pub struct CodeTool {
     root: RepoRoot,
     options: IndexOptions,
     state: Mutex<Option<(Arc<CodeGraph>, IndexStats)>>,
+    /// The warm path (see [`CodeTool::warm_store`]): `None` until the first call looks,
+    /// then the store file to answer from, or `Some(None)` to use [`CodeTool::graph`].
+    warm: Mutex<Option<Option<Arc<StoreFile>>>>,
 }
 
 impl std::fmt::Debug for CodeTool {
@@ -91,6 +96,7 @@ impl CodeTool {
             root,
             options,
             state: Mutex::new(None),
+            warm: Mutex::new(None),
         }
     }
 
@@ -117,8 +123,74 @@ impl CodeTool {
         Ok(g)
     }
 
+    // ---- The warm path: answer from the store file without loading the graph. ----
+
+    /// The store file a query can answer from without loading the graph, when the cache
+    /// has one for this repository and nothing the last walk depended on has changed
+    /// (stats only, no walk; see `docs/cache.md`). Looked up once per tool; `None` means
+    /// "use [`CodeTool::graph`]", which rebuilds or refreshes the cache and the store.
+    pub fn warm_store(&self) -> Option<Arc<StoreFile>> {
+        let mut warm = self.warm.lock().ok()?;
+        if let Some(w) = warm.as_ref() {
+            return w.clone();
+        }
+        let graph_loaded = self.state.lock().map(|s| s.is_some()).unwrap_or(true);
+        let opened = if graph_loaded { None } else { self.open_warm() };
+        *warm = Some(opened.clone());
+        opened
+    }
+
+    fn open_warm(&self) -> Option<Arc<StoreFile>> {
+        let path = lazy::store_path(&self.cache_path()?);
+        let root = self.root.path();
+        let why = match StoreFile::open(&path, root, index::fingerprint()) {
+            Ok(store) => match store.is_fresh(root) {
+                Ok(true) => return Some(Arc::new(store)),
+                Ok(false) => {
+                    tracing::debug!("the repository changed since the code store was written");
+                    return None;
+                }
+                Err(e) => e,
+            },
+            Err(StoreError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => e,
+        };
+        tracing::warn!(
+            "the code store {} cannot be used ({why}); rebuilding",
+            path.display()
+        );
+        None
+    }
+
+    /// Answers from the warm store if there is one; `None` when the caller must use the
+    /// graph (no store, stale, or a lookup found the store corrupt: then it is removed so
+    /// that the refresh writes it again).
+    fn call_warm(&self, a: &CodeArgs) -> Option<Result<ToolOutput, ToolError>> {
+        let store = self.warm_store()?;
+        let out = tool::run(&*store, a);
+        let Some(why) = store.failure() else {
+            return Some(out);
+        };
+        if let Some(path) = self.cache_path().map(|p| lazy::store_path(&p)) {
+            tracing::warn!(
+                "the code store {} cannot be used ({why}); rebuilding",
+                path.display()
+            );
+            let _ = std::fs::remove_file(path);
+        }
+        if let Ok(mut warm) = self.warm.lock() {
+            *warm = Some(None);
+        }
+        None
+    }
+
+    // ---- End of the warm path. ----
+
     /// Refreshes the index from disk now and returns what it took.
     pub fn index(&self) -> Result<IndexStats, ToolError> {
+        if let Ok(mut warm) = self.warm.lock() {
+            *warm = Some(None);
+        }
         let built = index::refresh(self.root.path(), self.cache_path().as_deref());
         let stats = built.stats.clone();
         let mut state = self.state.lock().map_err(|_| {
@@ -210,6 +282,9 @@ impl Tool for CodeTool {
         let a: CodeArgs = args::parse("code", raw, &tool::FIELDS, tool::EXAMPLE)?;
         if let Some(shared) = &self.options.shared {
             return answer_shared(shared, &a);
+        }
+        if let Some(out) = self.call_warm(&a) {
+            return out;
         }
         let graph = self.graph()?;
         tool::run(&*graph, &a)

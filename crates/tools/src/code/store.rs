@@ -145,6 +145,12 @@ impl CodeGraph {
         &self.data
     }
 
+    /// The edge lists in query order, for persisting them as they are: per symbol, the
+    /// indexes into [`edges`](Self::edges) of its outgoing and of its incoming edges.
+    pub(super) fn adjacency(&self) -> (&[Vec<u32>], &[Vec<u32>]) {
+        (&self.out, &self.inc)
+    }
+
     fn page(&self, list: Option<&Vec<u32>>, kind: EdgeKind, limit: usize) -> EdgePage {
         let mut page = EdgePage::default();
         for &e in list.into_iter().flatten() {

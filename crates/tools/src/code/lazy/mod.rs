@@ -1,0 +1,346 @@
+//! The store file: the linked graph laid out so that a warm query reads only what it
+//! needs, and answers through [`GraphStore`] exactly as the embedded [`CodeGraph`] does.
+//!
+//! A warm `explore tool code find X` used to walk the repository, read and deserialise
+//! the whole cache, build hash maps over 93k symbols and free it all again, for one line
+//! of output. With the store file next to the cache it:
+//!
+//! 1. reads the header and the watch section and stats the paths the last walk depended
+//!    on (`fresh`); if any changed it falls back to the full refresh;
+//! 2. answers from the sections the operation touches: a binary search in the sorted
+//!    lower-case names (a scan of their blob for partial matches and globs), then one
+//!    positioned read per symbol shown, and the edge lists only for relationship queries.
+//!
+//! Every byte used is checked (blake3 per section, or per record for the symbol and file
+//! records), so a truncated or corrupt file is noticed: [`StoreFile::open`] fails, or a
+//! lookup records a [`failure`](StoreFile::failure), and the caller rebuilds instead of
+//! answering from bad data. See `docs/cache.md` for the layout.
+
+mod fresh;
+mod layout;
+mod tables;
+mod write;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+pub use fresh::{Shape, Watched, walk_order, watch_dir};
+use layout::{COUNT, Header, MAGIC, MAX_HEADER, PREFIX_LEN, STORE_VERSION, Sec, hash8, hash16};
+use tables::{Adjacency, Paths, Strings};
+
+use super::model::{EdgeKind, FileId, FileInfo, Symbol, SymbolId};
+use super::store::{CodeGraph, EdgePage, GraphStore, NameMatch};
+
+/// Why a store file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file could not be read.
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file does not start like a store file, or is shorter than its prefix.
+    #[error("it is not a code store file")]
+    NotAStore,
+    /// Another layout version.
+    #[error("it has store format {found}, this build reads {STORE_VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// Written by a build whose extraction differs.
+    #[error("it was written by another build of the extractor")]
+    Fingerprint,
+    /// The header is cut short, does not match its checksum or does not decode.
+    #[error("its header is corrupt")]
+    Header,
+    /// Built for another repository root.
+    #[error("it belongs to another repository ({0})")]
+    OtherRoot(String),
+    /// A section ends past the end of the file.
+    #[error("it is truncated (the {0} section ends past the end of the file)")]
+    Truncated(&'static str),
+    /// A section or record does not match its checksum or is malformed.
+    #[error("its {0} section is corrupt")]
+    Corrupt(&'static str),
+}
+
+/// The store file that belongs with the cache file `cache`.
+pub fn store_path(cache: &Path) -> PathBuf {
+    cache.with_extension("store")
+}
+
+/// Writes the store file for `graph` at `path` (a temporary file renamed into place).
+pub fn save(
+    path: &Path,
+    root: &Path,
+    fingerprint: [u8; 16],
+    graph: &CodeGraph,
+    watched: &[Watched],
+) -> std::io::Result<()> {
+    let bytes = write::encode(root, fingerprint, graph, watched)?;
+    super::index::write_atomic(path, &bytes)
+}
+
+/// A store file opened for lookups. Sections are read on first use and kept.
+#[derive(Debug)]
+pub struct StoreFile {
+    file: File,
+    /// Absolute offset of the first section.
+    body: u64,
+    header: Header,
+    sections: [OnceLock<Option<Box<[u8]>>>; COUNT],
+    failure: OnceLock<String>,
+}
+
+impl StoreFile {
+    /// Opens the store at `path` and checks its prefix, header and section bounds: a store
+    /// for `root` written with this `fingerprint`, whole.
+    pub fn open(path: &Path, root: &Path, fingerprint: [u8; 16]) -> Result<Self, StoreError> {
+        let file = File::open(path)?;
+        let len = file.metadata()?.len();
+        if len < PREFIX_LEN as u64 {
+            return Err(StoreError::NotAStore);
+        }
+        let mut prefix = [0u8; PREFIX_LEN];
+        layout::read_at(&file, 0, &mut prefix)?;
+        let rest = prefix.strip_prefix(MAGIC).ok_or(StoreError::NotAStore)?;
+        let (version, rest) = rest.split_at(4);
+        let found = layout::u32_at(version, 0).ok_or(StoreError::NotAStore)?;
+        if found != STORE_VERSION {
+            return Err(StoreError::Version { found });
+        }
+        let (print, rest) = rest.split_at(16);
+        if print != fingerprint {
+            return Err(StoreError::Fingerprint);
+        }
+        let (header_len, header_hash) = rest.split_at(4);
+        let header_len = layout::u32_at(header_len, 0).ok_or(StoreError::Header)?;
+        if header_len > MAX_HEADER || PREFIX_LEN as u64 + u64::from(header_len) > len {
+            return Err(StoreError::Header);
+        }
+        let mut header = vec![0u8; header_len as usize];
+        layout::read_at(&file, PREFIX_LEN as u64, &mut header)?;
+        if hash16(&header) != header_hash {
+            return Err(StoreError::Header);
+        }
+        let header: Header = postcard::from_bytes(&header).map_err(|_| StoreError::Header)?;
+        if header.sections.len() != COUNT {
+            return Err(StoreError::Header);
+        }
+        if header.root != root.to_string_lossy() {
+            return Err(StoreError::OtherRoot(header.root));
+        }
+        let body = PREFIX_LEN as u64 + u64::from(header_len);
+        for (sec, r) in Sec::ALL.iter().zip(&header.sections) {
+            let end = r
+                .offset
+                .checked_add(r.len)
+                .and_then(|e| e.checked_add(body));
+            if end.is_none_or(|e| e > len) {
+                return Err(StoreError::Truncated(sec.name()));
+            }
+        }
+        Ok(StoreFile {
+            file,
+            body,
+            header,
+            sections: Default::default(),
+            failure: OnceLock::new(),
+        })
+    }
+
+    /// Whether every path the last walk depended on is unchanged: stats only, no walk.
+    pub fn is_fresh(&self, root: &Path) -> Result<bool, StoreError> {
+        let watched = self.watched()?;
+        Ok(fresh::unchanged(root, &watched))
+    }
+
+    /// Whether the store was written from exactly this walk (same paths and stats).
+    pub fn walked_same(&self, walked: &[Watched]) -> bool {
+        self.watched().is_ok_and(|w| fresh::same(&w, walked))
+    }
+
+    fn watched(&self) -> Result<Vec<fresh::WatchedRef<'_>>, StoreError> {
+        let bytes = self
+            .section(Sec::Watch)
+            .ok_or(StoreError::Corrupt(Sec::Watch.name()))?;
+        postcard::from_bytes(bytes).map_err(|_| StoreError::Corrupt(Sec::Watch.name()))
+    }
+
+    /// The first problem a lookup ran into, if any: its answer may be incomplete, and the
+    /// store should be rebuilt.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.get().map(String::as_str)
+    }
+
+    fn fail(&self, e: &StoreError) {
+        let _ = self.failure.set(e.to_string());
+    }
+
+    /// The section's bytes, read and checked on first use; `None` (recorded as the
+    /// failure) when it does not match its checksum or layout.
+    fn section(&self, sec: Sec) -> Option<&[u8]> {
+        self.sections[sec as usize]
+            .get_or_init(|| match self.load(sec) {
+                Ok(b) => Some(b),
+                Err(e) => {
+                    self.fail(&e);
+                    None
+                }
+            })
+            .as_deref()
+    }
+
+    fn load(&self, sec: Sec) -> Result<Box<[u8]>, StoreError> {
+        let r = self.header.sections[sec as usize];
+        let len = usize::try_from(r.len).map_err(|_| StoreError::Truncated(sec.name()))?;
+        let mut buf = vec![0u8; len];
+        layout::read_at(&self.file, self.body + r.offset, &mut buf)?;
+        let corrupt = StoreError::Corrupt(sec.name());
+        if sec.hashed_whole() && hash16(&buf) != r.hash {
+            return Err(corrupt);
+        }
+        let (n, files) = (self.header.symbols as usize, self.header.files as usize);
+        let ok = match sec {
+            Sec::Names | Sec::Qnames => Strings::parse(&buf).is_some_and(|t| t.valid(n)),
+            Sec::Paths => Paths::parse(&buf).is_some_and(|t| t.valid(n)),
+            Sec::Out | Sec::In => Adjacency::parse(&buf).is_some_and(|t| t.valid(n)),
+            Sec::SymbolOffsets => offsets_valid(&buf, n),
+            Sec::FileOffsets => offsets_valid(&buf, files),
+            Sec::Watch | Sec::SymbolData | Sec::FileData => true,
+        };
+        if !ok {
+            return Err(corrupt);
+        }
+        Ok(buf.into_boxed_slice())
+    }
+
+    /// Record `i` of a record table, its checksum verified.
+    fn record(&self, offsets: Sec, data: Sec, i: u32) -> Option<Vec<u8>> {
+        let offs = self.section(offsets)?;
+        let a = layout::u64_at(offs, i as usize)?;
+        let b = layout::u64_at(offs, i as usize + 1)?;
+        let r = self.header.sections[data as usize];
+        let corrupt = StoreError::Corrupt(data.name());
+        if b > r.len || a.checked_add(8).is_none_or(|min| b < min) {
+            self.fail(&corrupt);
+            return None;
+        }
+        let mut buf = vec![0u8; (b - a) as usize];
+        if let Err(e) = layout::read_at(&self.file, self.body + r.offset + a, &mut buf) {
+            self.fail(&StoreError::Io(e));
+            return None;
+        }
+        let body = buf.split_off(8);
+        if hash8(&body) != buf[..] {
+            self.fail(&corrupt);
+            return None;
+        }
+        Some(body)
+    }
+
+    fn decode<T: serde::de::DeserializeOwned>(&self, bytes: &[u8], sec: Sec) -> Option<T> {
+        match postcard::from_bytes(bytes) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                self.fail(&StoreError::Corrupt(sec.name()));
+                None
+            }
+        }
+    }
+
+    fn page(&self, sec: Sec, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
+        let mut page = EdgePage::default();
+        let Some(adj) = self.section(sec).and_then(Adjacency::parse) else {
+            return page;
+        };
+        for edge in adj.edges(id, sec == Sec::Out) {
+            if edge.kind != kind {
+                continue;
+            }
+            page.total += 1;
+            if page.edges.len() < limit {
+                page.edges.push(edge);
+            }
+        }
+        page
+    }
+}
+
+/// `count + 1` u64 offsets starting at 0 and never decreasing.
+fn offsets_valid(bytes: &[u8], count: usize) -> bool {
+    bytes.len() == (count + 1) * 8
+        && layout::u64_at(bytes, 0) == Some(0)
+        && (0..count).all(|i| layout::u64_at(bytes, i) <= layout::u64_at(bytes, i + 1))
+}
+
+impl GraphStore for StoreFile {
+    fn symbol(&self, id: SymbolId) -> Option<Symbol> {
+        if id >= self.header.symbols {
+            return None;
+        }
+        let bytes = self.record(Sec::SymbolOffsets, Sec::SymbolData, id)?;
+        self.decode(&bytes, Sec::SymbolData)
+    }
+
+    fn file(&self, id: FileId) -> Option<FileInfo> {
+        if id >= self.header.files {
+            return None;
+        }
+        let bytes = self.record(Sec::FileOffsets, Sec::FileData, id)?;
+        self.decode(&bytes, Sec::FileData)
+    }
+
+    fn find_names(&self, pattern: &NameMatch) -> Vec<SymbolId> {
+        let Some(names) = self.section(Sec::Names).and_then(Strings::parse) else {
+            return Vec::new();
+        };
+        match pattern {
+            NameMatch::Exact(n) => names.equal(n.to_ascii_lowercase().as_bytes()),
+            NameMatch::Contains(part) => names.containing(part.to_ascii_lowercase().as_bytes()),
+            NameMatch::Glob(g) => {
+                let Ok(glob) = globset::GlobBuilder::new(&g.to_ascii_lowercase())
+                    .literal_separator(false)
+                    .build()
+                else {
+                    return Vec::new();
+                };
+                let m = glob.compile_matcher();
+                let mut out = Vec::new();
+                for i in 0..names.len() {
+                    match names.get(i).map(std::str::from_utf8) {
+                        Some(Ok(n)) if m.is_match(n) => out.push(i as SymbolId),
+                        Some(Ok(_)) => {}
+                        _ => {
+                            self.fail(&StoreError::Corrupt(Sec::Names.name()));
+                            return Vec::new();
+                        }
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    fn by_qname(&self, qname: &str) -> Vec<SymbolId> {
+        self.section(Sec::Qnames)
+            .and_then(Strings::parse)
+            .map(|t| t.equal(qname.as_bytes()))
+            .unwrap_or_default()
+    }
+
+    fn in_file(&self, path: &str) -> Vec<SymbolId> {
+        self.section(Sec::Paths)
+            .and_then(Paths::parse)
+            .map(|t| t.symbols_at(path))
+            .unwrap_or_default()
+    }
+
+    fn edges_out(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
+        self.page(Sec::Out, id, kind, limit)
+    }
+
+    fn edges_in(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
+        self.page(Sec::In, id, kind, limit)
+    }
+}

@@ -1,0 +1,180 @@
+//! Writing a store file from the embedded graph, in the layout of [`super::layout`].
+
+use std::path::Path;
+
+use super::fresh::Watched;
+use super::layout::{Header, MAGIC, STORE_VERSION, Sec, SectionRef, hash8, hash16};
+use crate::code::store::CodeGraph;
+
+/// Appends `v` as little-endian u32.
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn len_u32(n: usize) -> std::io::Result<u32> {
+    u32::try_from(n).map_err(|_| std::io::Error::other("the code graph is too large to store"))
+}
+
+/// A string table: `u32 n`, `n + 1` u32 offsets, `n` u32 ids sorted by (string, id), blob.
+fn string_table<'a>(strings: impl Iterator<Item = &'a str>) -> std::io::Result<Vec<u8>> {
+    let list: Vec<&str> = strings.collect();
+    let mut order: Vec<u32> = (0..len_u32(list.len())?).collect();
+    order.sort_by(|&a, &b| list[a as usize].cmp(list[b as usize]).then(a.cmp(&b)));
+    let blob_len: usize = list.iter().map(|s| s.len()).sum();
+    let mut out = Vec::with_capacity(4 + list.len() * 8 + 4 + blob_len);
+    put_u32(&mut out, len_u32(list.len())?);
+    let mut at = 0usize;
+    put_u32(&mut out, 0);
+    for s in &list {
+        at += s.len();
+        put_u32(&mut out, len_u32(at)?);
+    }
+    for id in order {
+        put_u32(&mut out, id);
+    }
+    for s in &list {
+        out.extend_from_slice(s.as_bytes());
+    }
+    Ok(out)
+}
+
+/// A record table: u64 offsets and records of a checksum plus the postcard value.
+fn records<T: serde::Serialize>(items: &[T]) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+    let mut offsets = Vec::with_capacity((items.len() + 1) * 8);
+    let mut data = Vec::new();
+    offsets.extend_from_slice(&0u64.to_le_bytes());
+    let mut body = Vec::new();
+    for item in items {
+        body.clear();
+        body = postcard::to_extend(item, body).map_err(std::io::Error::other)?;
+        data.extend_from_slice(&hash8(&body));
+        data.extend_from_slice(&body);
+        offsets.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    }
+    Ok((offsets, data))
+}
+
+/// Edge lists: `u32 n`, `n + 1` u32 offsets, 10-byte records (other end, line, kind,
+/// inferred).
+fn adjacency(graph: &CodeGraph, lists: &[Vec<u32>], outgoing: bool) -> std::io::Result<Vec<u8>> {
+    let edges = graph.edges();
+    let total: usize = lists.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(4 + (lists.len() + 1) * 4 + total * 10);
+    put_u32(&mut out, len_u32(lists.len())?);
+    let mut at = 0usize;
+    put_u32(&mut out, 0);
+    for l in lists {
+        at += l.len();
+        put_u32(&mut out, len_u32(at)?);
+    }
+    for l in lists {
+        for &e in l {
+            let Some(edge) = edges.get(e as usize) else {
+                return Err(std::io::Error::other("an edge list names a missing edge"));
+            };
+            put_u32(&mut out, if outgoing { edge.to } else { edge.from });
+            put_u32(&mut out, edge.line);
+            out.push(edge.kind as u8);
+            out.push(u8::from(edge.inferred));
+        }
+    }
+    Ok(out)
+}
+
+/// Symbols grouped by path: `u32 k`, path offsets, id offsets, path blob, ids.
+fn paths(graph: &CodeGraph) -> std::io::Result<Vec<u8>> {
+    let mut by_path: std::collections::BTreeMap<&str, Vec<u32>> = Default::default();
+    for (i, s) in graph.symbols().iter().enumerate() {
+        by_path
+            .entry(s.path.as_str())
+            .or_default()
+            .push(len_u32(i)?);
+    }
+    let mut out = Vec::new();
+    put_u32(&mut out, len_u32(by_path.len())?);
+    let (mut at, mut ids) = (0usize, 0usize);
+    put_u32(&mut out, 0);
+    for p in by_path.keys() {
+        at += p.len();
+        put_u32(&mut out, len_u32(at)?);
+    }
+    put_u32(&mut out, 0);
+    for v in by_path.values() {
+        ids += v.len();
+        put_u32(&mut out, len_u32(ids)?);
+    }
+    for p in by_path.keys() {
+        out.extend_from_slice(p.as_bytes());
+    }
+    for v in by_path.values() {
+        for &id in v {
+            put_u32(&mut out, id);
+        }
+    }
+    Ok(out)
+}
+
+/// The whole store file for `graph`, built for `root`, with the index `fingerprint`.
+pub fn encode(
+    root: &Path,
+    fingerprint: [u8; 16],
+    graph: &CodeGraph,
+    watched: &[Watched],
+) -> std::io::Result<Vec<u8>> {
+    let symbols = graph.symbols();
+    let (out_lists, in_lists) = graph.adjacency();
+    let lower: Vec<String> = symbols
+        .iter()
+        .map(|s| s.name.to_ascii_lowercase())
+        .collect();
+    let (mut sym_offsets, mut sym_data) = records(symbols)?;
+    let (mut file_offsets, mut file_data) = records(graph.files())?;
+    let mut sections: Vec<(Sec, Vec<u8>)> = Vec::with_capacity(Sec::ALL.len());
+    for sec in Sec::ALL {
+        let bytes = match sec {
+            Sec::Watch => postcard::to_stdvec(watched).map_err(std::io::Error::other)?,
+            Sec::Names => string_table(lower.iter().map(String::as_str))?,
+            Sec::SymbolOffsets => std::mem::take(&mut sym_offsets),
+            Sec::SymbolData => std::mem::take(&mut sym_data),
+            Sec::FileOffsets => std::mem::take(&mut file_offsets),
+            Sec::FileData => std::mem::take(&mut file_data),
+            Sec::Qnames => string_table(symbols.iter().map(|s| s.qname.as_str()))?,
+            Sec::Paths => paths(graph)?,
+            Sec::Out => adjacency(graph, out_lists, true)?,
+            Sec::In => adjacency(graph, in_lists, false)?,
+        };
+        sections.push((sec, bytes));
+    }
+    let mut refs = Vec::with_capacity(sections.len());
+    let mut offset = 0u64;
+    for (sec, bytes) in &sections {
+        refs.push(SectionRef {
+            offset,
+            len: bytes.len() as u64,
+            hash: if sec.hashed_whole() {
+                hash16(bytes)
+            } else {
+                [0; 16]
+            },
+        });
+        offset += bytes.len() as u64;
+    }
+    let header = Header {
+        root: root.to_string_lossy().into_owned(),
+        symbols: len_u32(symbols.len())?,
+        files: len_u32(graph.files().len())?,
+        sections: refs,
+    };
+    let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
+    let mut out = Vec::with_capacity(super::layout::PREFIX_LEN + header.len() + offset as usize);
+    out.extend_from_slice(MAGIC);
+    put_u32(&mut out, STORE_VERSION);
+    out.extend_from_slice(&fingerprint);
+    put_u32(&mut out, len_u32(header.len())?);
+    out.extend_from_slice(&hash16(&header));
+    out.extend_from_slice(&header);
+    for (_, bytes) in &sections {
+        out.extend_from_slice(bytes);
+    }
+    Ok(out)
+}
