@@ -32,6 +32,7 @@ mod index;
 mod lazy;
 mod link;
 mod model;
+mod prefilter;
 mod query;
 mod store;
 mod tool;
@@ -47,6 +48,7 @@ pub use model::{
     Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId, is_generated, is_test_path,
     is_vendored_path,
 };
+pub use prefilter::partial_answer;
 pub use query::{
     Hop, MAX_DEPTH, MAX_RESULTS, MAX_TRACE, Match, Related, Resolution, Role, SymbolQuery,
     TraceStep, Walk, file_matches,
@@ -75,6 +77,9 @@ pub struct CodeTool {
     root: RepoRoot,
     options: IndexOptions,
     state: Mutex<Option<(Arc<CodeGraph>, IndexStats)>>,
+    /// The first query on a repository never indexed (`prefilter`): answered from the
+    /// files that mention the name while the full index is built in the background.
+    first: prefilter::FirstQuery,
     /// The warm path (see [`CodeTool::warm_store`]): `None` until the first call looks,
     /// then the store file to answer from, or `Some(None)` to use [`CodeTool::graph`].
     warm: Mutex<Option<Option<Arc<StoreFile>>>>,
@@ -96,6 +101,7 @@ impl CodeTool {
             root,
             options,
             state: Mutex::new(None),
+            first: prefilter::FirstQuery::default(),
             warm: Mutex::new(None),
         }
     }
@@ -114,6 +120,11 @@ impl CodeTool {
         let mut state = self.state.lock().map_err(|_| {
             ToolError::Failed("the code index is unavailable (a build panicked)".into())
         })?;
+        if state.is_none()
+            && let Some(built) = self.first.wait()
+        {
+            *state = Some((Arc::new(built.graph), built.stats));
+        }
         if let Some((g, _)) = state.as_ref() {
             return Ok(g.clone());
         }
@@ -284,6 +295,14 @@ impl Tool for CodeTool {
             return answer_shared(shared, &a);
         }
         if let Some(out) = self.call_warm(&a) {
+            return out;
+        }
+        let built = self.state.lock().map_or(true, |s| s.is_some());
+        let cache = self.cache_path();
+        if let Some(out) = self
+            .first
+            .try_answer(self.root.path(), cache.as_deref(), built, &a)
+        {
             return out;
         }
         let graph = self.graph()?;
