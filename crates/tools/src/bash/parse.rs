@@ -111,7 +111,35 @@ pub fn gate(command: &str) -> Result<(), Blocked> {
             ));
         }
     }
+    if let Some(c) = brace_scan_hazard(command) {
+        return Err(format!(
+            "the character U+{:04X} right after `{{` or `..` cannot be parsed safely. Put a space before it or leave it out",
+            c as u32
+        ));
+    }
     Ok(())
+}
+
+/// tree-sitter-bash's scanner tests the characters after `{` (and after `..` in a brace
+/// range) with C's `isdigit`, whose table covers only bytes: a code point beyond U+00FF
+/// there makes it read outside the table, which can crash the process (found by the
+/// property test). Such a character, after optional ASCII digits, is refused before
+/// the parser sees it.
+fn brace_scan_hazard(command: &str) -> Option<char> {
+    let chars: Vec<char> = command.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let opens = c == '{' || (c == '.' && i > 0 && chars[i - 1] == '.');
+        if !opens {
+            continue;
+        }
+        let next = chars[i + 1..].iter().find(|d| !d.is_ascii_digit());
+        if let Some(&d) = next
+            && u32::from(d) > 0xFF
+        {
+            return Some(d);
+        }
+    }
+    None
 }
 
 /// Layer 2: parses `command` into a [`Script`], refusing everything not on the allow-list.
@@ -567,6 +595,20 @@ pub fn lex_word(raw: &str) -> Result<Word, Blocked> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_characters_after_a_brace_are_refused_before_the_scanner() {
+        for cmd in [
+            "echo {\u{10FFFF}",
+            "echo {12\u{20000}",
+            "echo {1..\u{E0100}",
+        ] {
+            let err = parse(cmd).err().unwrap_or_default();
+            assert!(err.contains("right after `{` or `..`"), "{cmd:?}: {err}");
+        }
+        assert_eq!(brace_scan_hazard("echo {\u{FC} {1..3} \u{65E5}"), None);
+        assert!(parse("grep -rn 'caf\u{E9}' .").is_ok());
+    }
 
     fn lit(s: &str) -> Word {
         Word::Lit(s.into())

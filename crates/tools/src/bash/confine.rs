@@ -1,0 +1,225 @@
+//! Layer 6 without namespaces: a Landlock ruleset applied to each program between fork
+//! and exec.
+//!
+//! bubblewrap builds namespaces and mounts for every pipeline stage, which costs 10 to 30
+//! ms a command. Landlock restricts the same process in a few microseconds: the kernel
+//! checks every `open`, `connect` and `kill` against rules fixed before `exec`, and the
+//! program cannot lift them (they are inherited by its children and cannot be widened).
+//!
+//! The rules grant read-only access (read file, list directory, execute) beneath the
+//! repository and the system directories the allowed programs load from, and nothing
+//! else: no write, create, remove, rename, truncate or device ioctl anywhere, no TCP bind
+//! or connect, no abstract unix socket or signal beyond the sandbox. Masked files (secrets,
+//! multiply-linked files) are left out of the repository's rules, so even a path check
+//! that missed one cannot open it. Links that lead out of the repository are refused by
+//! the kernel too: Landlock judges the path an open resolves to, not the link.
+//!
+//! The ruleset is built once, in the parent (opening paths allocates); the forked child
+//! only calls [`restrict`], which makes two system calls.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use ::landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
+    Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope,
+};
+
+/// Paths outside the repository the allowed programs need, read-only: their binaries and
+/// shared libraries (`/usr`, and `/bin`, `/lib`… which are links into it on merged-`/usr`
+/// systems or real directories elsewhere), the loader cache, the time zone, `file`'s local magic (it complains when it
+/// may not read it), and `/dev/null`
+/// (git opens it read-write as its global config: the one write right granted,
+/// and writes to it are discarded). Locale data, terminfo
+/// and git's helpers live under `/usr`. Nothing else of `/etc`, no `/proc`, no home.
+pub const SYSTEM_PATHS: [&str; 11] = [
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/etc/ld.so.cache",
+    "/etc/localtime",
+    "/etc/magic",
+    "/dev/null",
+];
+
+/// The Landlock ABI whose restrictions we require for "full" confinement: file access
+/// (ABI 1–3, 5: truncate and device ioctl), TCP (ABI 4) and scopes (ABI 6).
+pub const FULL_ABI: ABI = ABI::V6;
+
+/// How much of the ruleset the kernel enforces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// Everything [`FULL_ABI`] describes.
+    Full,
+    /// An older kernel: what it knows is enforced, the rest silently is not.
+    Partial,
+}
+
+/// The two rulesets of a tool: one for every program, one for git.
+#[derive(Debug)]
+pub struct Rules {
+    /// Masked files left out: for every program but git.
+    pub masked: RulesetCreated,
+    /// The whole repository readable: git compares masked files with its index (its own
+    /// layer keeps their contents out of the output), as under bubblewrap.
+    pub whole: RulesetCreated,
+    /// What the kernel enforces.
+    pub support: Support,
+}
+
+/// Read-only rights on a directory tree.
+fn read_dir_rights() -> BitFlags<AccessFs> {
+    AccessFs::from_read(ABI::V1)
+}
+
+/// Read-only rights on one file (listing a directory means nothing on a file).
+fn read_file_rights() -> BitFlags<AccessFs> {
+    AccessFs::from_read(ABI::V1) & AccessFs::from_file(ABI::V1)
+}
+
+/// An empty ruleset that handles every right of [`FULL_ABI`] (so all of them are denied
+/// unless a rule grants them).
+/// `no_new_privs` is set too (the crate's default, needed to restrict without privileges).
+fn base(level: CompatLevel) -> Result<RulesetCreated, String> {
+    Ruleset::default()
+        .set_compatibility(level)
+        .handle_access(AccessFs::from_all(FULL_ABI))
+        .and_then(|r| r.handle_access(AccessNet::from_all(FULL_ABI)))
+        .and_then(|r| r.scope(Scope::from_all(FULL_ABI)))
+        .and_then(|r| r.create())
+        .map_err(|e| format!("Landlock: {e}"))
+}
+
+/// Opens `p` for a rule, but only if it is still the very directory or file that
+/// `symlink_metadata` saw (a link inside the repository must never widen the rules to its
+/// target, even if one replaced the entry between the two calls).
+fn open_same(p: &Path, seen: &std::fs::Metadata) -> Option<std::fs::File> {
+    let f = std::fs::File::open(p).ok()?;
+    let now = f.metadata().ok()?;
+    (now.dev() == seen.dev() && now.ino() == seen.ino()).then_some(f)
+}
+
+/// Adds the rules that make the repository readable, masked files excepted.
+///
+/// A directory with no masked file beneath it gets one rule for its whole tree. A
+/// directory that holds one gets "list" for its tree, then a rule for each entry but the
+/// masked ones, recursing into the entries that lead to a masked file. Symbolic links get
+/// no rule: the kernel judges the path they resolve to.
+fn add_repo(
+    mut rs: RulesetCreated,
+    dir: &Path,
+    masked: &[PathBuf],
+) -> Result<RulesetCreated, String> {
+    let inside: Vec<PathBuf> = masked
+        .iter()
+        .filter(|m| m.starts_with(dir))
+        .cloned()
+        .collect();
+    let Some(fd) = std::fs::symlink_metadata(dir)
+        .ok()
+        .filter(std::fs::Metadata::is_dir)
+        .and_then(|m| open_same(dir, &m))
+    else {
+        return Ok(rs);
+    };
+    if inside.is_empty() {
+        return rs
+            .add_rule(PathBeneath::new(fd, read_dir_rights()))
+            .map_err(|e| format!("Landlock rule for {}: {e}", dir.display()));
+    }
+    rs = rs
+        .add_rule(PathBeneath::new(fd, AccessFs::ReadDir))
+        .map_err(|e| format!("Landlock rule for {}: {e}", dir.display()))?;
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot list {} for the Landlock rules: {e}", dir.display()))?;
+    for entry in entries.filter_map(Result::ok) {
+        let p = entry.path();
+        if inside.contains(&p) {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if meta.is_dir() {
+            rs = add_repo(rs, &p, &inside)?;
+        } else if meta.is_file()
+            && let Some(fd) = open_same(&p, &meta)
+        {
+            rs = rs
+                .add_rule(PathBeneath::new(fd, read_file_rights()))
+                .map_err(|e| format!("Landlock rule for {}: {e}", p.display()))?;
+        }
+    }
+    Ok(rs)
+}
+
+/// Adds read-only rules for the [`SYSTEM_PATHS`] that exist here (these may be links:
+/// `/lib` → `usr/lib`; the system's own links are trusted).
+fn add_system(mut rs: RulesetCreated) -> Result<RulesetCreated, String> {
+    for p in SYSTEM_PATHS {
+        let Ok(meta) = std::fs::metadata(p) else {
+            continue;
+        };
+        let rights = if meta.is_dir() {
+            read_dir_rights()
+        } else if p == "/dev/null" {
+            // git opens it read-write (as its global config and for child stdio); what is
+            // written there is discarded.
+            read_file_rights() | AccessFs::WriteFile
+        } else {
+            read_file_rights()
+        };
+        let Ok(fd) = PathFd::new(p) else { continue };
+        rs = rs
+            .add_rule(PathBeneath::new(fd, rights))
+            .map_err(|e| format!("Landlock rule for {p}: {e}"))?;
+    }
+    Ok(rs)
+}
+
+fn ruleset(level: CompatLevel, root: &Path, masked: &[PathBuf]) -> Result<RulesetCreated, String> {
+    add_repo(add_system(base(level)?)?, root, masked)
+}
+
+/// Builds the rulesets for a repository (`root` canonical, `masked` absolute paths beneath
+/// it). Fails when the kernel has no Landlock at all.
+pub fn build(root: &Path, masked: &[PathBuf]) -> Result<Rules, String> {
+    // The kernel's answer decides: every right of FULL_ABI, or what it has.
+    let (level, support) = match base(CompatLevel::HardRequirement) {
+        Ok(_) => (CompatLevel::HardRequirement, Support::Full),
+        Err(_) => {
+            // A ruleset of ABI 1 proves Landlock exists at all.
+            Ruleset::default()
+                .set_compatibility(CompatLevel::HardRequirement)
+                .handle_access(AccessFs::from_all(ABI::V1))
+                .and_then(|r| r.create())
+                .map_err(|e| format!("the kernel has no Landlock ({e})"))?;
+            (CompatLevel::BestEffort, Support::Partial)
+        }
+    };
+    Ok(Rules {
+        masked: ruleset(level, root, masked)?,
+        whole: ruleset(level, root, &[])?,
+        support,
+    })
+}
+
+/// A copy of `rules` for one child (a duplicated descriptor; the child consumes it).
+pub fn for_child(rules: &RulesetCreated) -> Result<RulesetCreated, String> {
+    rules
+        .try_clone()
+        .map_err(|e| format!("cannot duplicate the Landlock ruleset: {e}"))
+}
+
+/// Restricts the calling process. Called in the forked child before exec: it sets
+/// `no_new_privs` and calls `landlock_restrict_self`; it allocates nothing, even on error.
+pub fn restrict(rules: RulesetCreated) -> std::io::Result<()> {
+    match rules.restrict_self() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
+    }
+}
