@@ -12,3 +12,5 @@ mod fixture;
 mod fuzz;
 #[path = "bash/honest.rs"]
 mod honest;
+#[path = "bash/os_level.rs"]
+mod os_level;

@@ -2,7 +2,7 @@
 //! `Command blocked:`. After all of them, the sentinel outside was never shown, the victim
 //! directory is still empty, and no hostile git setting ran.
 
-use crate::fixture::{Fixture, KEY_SECRET, SECRET, SENTINEL};
+use crate::fixture::{FORCED, Fixture, KEY_SECRET, SECRET, SENTINEL};
 
 /// (command, a phrase the refusal must contain).
 const BLOCKED: &[(&str, &str)] = &[
@@ -298,7 +298,17 @@ const BLOCKED: &[(&str, &str)] = &[
 
 #[test]
 fn every_attack_is_refused_with_a_reason() {
-    let f = Fixture::new();
+    every_attack_is_refused_under(&Fixture::new());
+}
+
+#[test]
+fn every_attack_is_refused_under_each_forced_confinement() {
+    for c in FORCED {
+        every_attack_is_refused_under(&Fixture::forced(c));
+    }
+}
+
+fn every_attack_is_refused_under(f: &Fixture) {
     let mut failures = Vec::new();
     for (cmd, why) in BLOCKED {
         match f.run(cmd) {
@@ -422,6 +432,15 @@ fn allowed_commands_never_leak_under_the_best_confinement() {
 #[test]
 fn allowed_commands_never_leak_under_the_fallback() {
     check_neutralised(&Fixture::fallback());
+}
+
+#[test]
+fn allowed_commands_never_leak_under_each_forced_confinement() {
+    for c in FORCED {
+        let f = Fixture::forced(c);
+        eprintln!("{c:?}: layers active: {:?}", f.tool.layers());
+        check_neutralised(&f);
+    }
 }
 
 #[test]

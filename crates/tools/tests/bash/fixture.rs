@@ -7,7 +7,14 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use explore_tools::bash::{BashOptions, BashTool, Confinement};
+use explore_tools::bash::{BashOptions, BashTool, Confinement, Layer};
+
+/// Every confinement a suite must pass under, forced one at a time.
+pub const FORCED: [Confinement; 3] = [
+    Confinement::Landlock,
+    Confinement::Bubblewrap,
+    Confinement::Off,
+];
 use explore_tools::{RepoRoot, Tool, ToolError, ToolOutput};
 
 pub const SENTINEL: &str = "SENTINEL-OUTSIDE-4242";
@@ -69,6 +76,28 @@ impl Fixture {
             confinement: Confinement::Off,
             ..BashOptions::default()
         })
+    }
+
+    /// A fixture whose tool is forced to one confinement. When the machine lacks it, the
+    /// tool falls back and this says so on stderr (the suites still run and must pass).
+    pub fn forced(confinement: Confinement) -> Self {
+        let f = Self::with(BashOptions {
+            confinement,
+            ..BashOptions::default()
+        });
+        let layers = f.tool.layers();
+        let active = match confinement {
+            Confinement::Landlock => layers.contains(&Layer::Landlock),
+            Confinement::Bubblewrap => layers.contains(&Layer::Bubblewrap),
+            Confinement::Auto | Confinement::Off => true,
+        };
+        if !active {
+            eprintln!(
+                "NOTE: {confinement:?} is not available here; this run used {layers:?} ({:?})",
+                f.tool.missing_layers()
+            );
+        }
+        f
     }
 
     pub fn with(options: BashOptions) -> Self {
@@ -177,8 +206,6 @@ impl Fixture {
     }
 
     pub fn bwrap_active(&self) -> bool {
-        self.tool
-            .layers()
-            .contains(&explore_tools::bash::Layer::Bubblewrap)
+        self.tool.layers().contains(&Layer::Bubblewrap)
     }
 }

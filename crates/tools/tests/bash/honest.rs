@@ -1,7 +1,8 @@
 //! Honest exploration commands that must run and return exactly the right output, under
-//! bubblewrap when it works here and under the fallback confinement every time.
+//! the default confinement and under each one forced (Landlock, bubblewrap, the fallback;
+//! one the machine lacks falls back, with a note).
 
-use crate::fixture::{Fixture, ISSUE_GO, README};
+use crate::fixture::{FORCED, Fixture, ISSUE_GO, README};
 
 /// (command, exact output). Sorting is explicit wherever the order is the file system's.
 fn cases() -> Vec<(&'static str, String)> {
@@ -341,6 +342,15 @@ fn honest_commands_run_under_the_fallback() {
 }
 
 #[test]
+fn honest_commands_run_under_each_forced_confinement() {
+    for c in FORCED {
+        let f = Fixture::forced(c);
+        eprintln!("{c:?}: layers active: {:?}", f.tool.layers());
+        assert!(check_all(&f) >= 80, "{c:?}");
+    }
+}
+
+#[test]
 fn findings_list_exactly_the_shown_locations() {
     let f = Fixture::new();
     let out = f.run("cd internal/brain && grep -n func *.go").unwrap();
@@ -393,17 +403,17 @@ fn output_is_capped_at_a_line_with_a_note() {
 
 #[test]
 fn a_long_command_is_stopped_at_the_timeout_and_leaves_nothing_behind() {
-    for f in [
-        Fixture::with(explore_tools::bash::BashOptions {
-            timeout: std::time::Duration::from_millis(400),
-            ..Default::default()
-        }),
-        Fixture::with(explore_tools::bash::BashOptions {
-            timeout: std::time::Duration::from_millis(400),
-            confinement: explore_tools::bash::Confinement::Off,
-            ..Default::default()
-        }),
+    for confinement in [
+        explore_tools::bash::Confinement::Auto,
+        explore_tools::bash::Confinement::Landlock,
+        explore_tools::bash::Confinement::Bubblewrap,
+        explore_tools::bash::Confinement::Off,
     ] {
+        let f = Fixture::with(explore_tools::bash::BashOptions {
+            timeout: std::time::Duration::from_millis(400),
+            confinement,
+            ..Default::default()
+        });
         let marker = format!("spin-{}", std::process::id());
         let out = f
             .run(&format!("awk 'BEGIN {{ while (1) x++ }} # {marker}'"))
