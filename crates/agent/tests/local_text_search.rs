@@ -207,3 +207,55 @@ async fn concept_question_ranks_rust_files_by_their_docs() {
         files(&r)
     );
 }
+
+#[tokio::test]
+async fn go_variable_usages_fall_back_to_text() {
+    // The graph refuses `callers` and `usages` on a var; the text has the uses.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "walk.go",
+        "package walk\n\nimport \"errors\"\n\n// ErrSkip stops a walk.\nvar ErrSkip = errors.New(\"skip\")\n\nfunc Walk(f func() error) error {\n\tif err := f(); err == ErrSkip {\n\t\treturn nil\n\t}\n\treturn nil\n}\n",
+    );
+    let r = ask(dir.path(), "where is ErrSkip used").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(files(&r), [("walk.go".to_string(), vec![6, 9])]);
+    assert!(
+        r.answer
+            .starts_with("Found by text search (the code graph records no uses for `ErrSkip`)."),
+        "{}",
+        r.answer
+    );
+    assert!(r.answer.contains("Walk at walk.go:9"), "{}", r.answer);
+    assert_clean(&r);
+}
+
+#[tokio::test]
+async fn python_overloads_callers_by_text() {
+    // Three same-named definitions in one file (typing overloads): the graph cannot tell
+    // them apart by file, so the callers come from the text.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pkg/ctx.py",
+        "import typing as t\n\n\n@t.overload\ndef current(silent: t.Literal[False] = False) -> int: ...\n\n\n@t.overload\ndef current(silent: bool = ...) -> t.Optional[int]: ...\n\n\ndef current(silent: bool = False) -> t.Optional[int]:\n    return None\n",
+    );
+    write(
+        dir.path(),
+        "pkg/deco.py",
+        "from .ctx import current\n\n\ndef pass_ctx(f):\n    def inner(*args):\n        return f(current(), *args)\n\n    return inner\n",
+    );
+    let r = ask(dir.path(), "who calls current").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(r.relevant_files[0].path, "pkg/deco.py");
+    assert_eq!(
+        r.relevant_files[0]
+            .locations
+            .iter()
+            .map(|l| l.line)
+            .collect::<Vec<_>>(),
+        [6]
+    );
+    assert!(r.answer.contains("inner at pkg/deco.py:6"), "{}", r.answer);
+    assert_clean(&r);
+}

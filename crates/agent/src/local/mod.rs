@@ -401,6 +401,18 @@ impl LocalPolicy {
                 {
                     return calls;
                 }
+                // Overloads (`@typing.overload` stubs before the implementation) share a
+                // name and a file: the tool cannot tell them apart by `file`, the text can.
+                if op != "find"
+                    && op != "trace"
+                    && candidates.len() > 1
+                    && candidates
+                        .iter()
+                        .all(|c| c.path == candidates[0].path && c.name == candidates[0].name)
+                    && let Some(calls) = self.text_search(op, sym, false)
+                {
+                    return calls;
+                }
                 let chosen = narrow(sym, &candidates);
                 if op == "find" {
                     // A find that lists several is an answer in itself.
@@ -489,6 +501,10 @@ impl LocalPolicy {
                 self.concept_fallback(query, sym)
             }
             other => {
+                if narrowed && self.found.is_empty() && self.text_note.is_none() && op != "trace" {
+                    // Even the narrowed name found nothing: the text may.
+                    return self.text_search(op, sym, false).unwrap_or_default();
+                }
                 if narrowed || !self.found.is_empty() {
                     return Vec::new();
                 }

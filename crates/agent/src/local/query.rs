@@ -249,6 +249,9 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("where are ", "", DEF, false),
     ("where's ", "", DEF, false),
     ("how does ", " work", DEF, false),
+    ("what does ", " do", DEF, true),
+    ("what is ", " for", DEF, false),
+    ("what is ", " used for", DEF, false),
     ("how do ", " work", DEF, false),
     ("explain ", "", DEF, false),
     ("describe ", "", DEF, false),
@@ -705,6 +708,26 @@ mod tests {
                 from: sym("HandleWebhook"),
                 to: sym("Planner.Plan")
             }
+        );
+    }
+
+    #[test]
+    fn what_a_symbol_does_is_its_definition() {
+        for (q, name) in [
+            (
+                "what does full_dispatch_request do",
+                "full_dispatch_request",
+            ),
+            ("what does dispatch do", "dispatch"),
+            ("what does Router.ServeHTTP do?", "Router.ServeHTTP"),
+            ("what is RepoRoot for", "RepoRoot"),
+            ("what is DEFAULT_MAX_TURNS used for", "DEFAULT_MAX_TURNS"),
+        ] {
+            assert_eq!(parse(q).intent, Intent::Definition(sym(name)), "{q}");
+        }
+        assert_eq!(
+            parse("what does the retry logic do").intent,
+            Intent::Concept
         );
     }
 
