@@ -336,6 +336,14 @@ pub fn synonyms(term: &str) -> &'static [(&'static str, f64)] {
             ("env", 0.4),
         ],
         "setting" => &[("config", 0.6), ("env", 0.4)],
+        // "environment variable" is spelt `env`, `envvar`, `env_var`, `getenv` in code.
+        "environ" | "environment" => &[
+            ("environ", 0.8),
+            ("environment", 0.8),
+            ("env", 0.8),
+            ("envvar", 0.8),
+            ("getenv", 0.6),
+        ],
         "error" => &[("err", 0.7), ("exception", 0.6), ("fail", 0.4)],
         "fail" | "failur" => &[("fail", 0.8), ("failur", 0.8), ("error", 0.4)],
         "databas" | "db" => &[("databas", 0.8), ("db", 0.8), ("sql", 0.6), ("postgr", 0.5)],
@@ -421,6 +429,16 @@ mod tests {
         assert_eq!(
             index_terms("// VerifySignature checks the X-Relay-Signature-256 header"),
             ["verifi", "signatur", "check", "relay", "signatur", "header"]
+        );
+    }
+
+    #[test]
+    fn environment_matches_env_spellings() {
+        let t = stem("environment");
+        let syn: Vec<&str> = synonyms(&t).iter().map(|(w, _)| *w).collect();
+        assert!(
+            syn.contains(&"envvar") && syn.contains(&"env"),
+            "{t}: {syn:?}"
         );
     }
 
