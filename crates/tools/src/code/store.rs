@@ -104,12 +104,14 @@ impl CodeGraph {
                 v.push(e);
             }
         }
+        // Borrowed keys: no path is cloned per comparison (the sort is stable, as before).
+        let key = |e: u32| {
+            let e = &data.edges[e as usize];
+            let s = &data.symbols[e.from as usize];
+            (s.rank_class(), s.path.as_str(), e.line)
+        };
         for list in &mut g.inc {
-            list.sort_by_key(|&e| {
-                let e = &data.edges[e as usize];
-                let s = &data.symbols[e.from as usize];
-                (s.rank_class(), s.path.clone(), e.line)
-            });
+            list.sort_by(|&a, &b| key(a).cmp(&key(b)));
         }
         g.data = data;
         g
