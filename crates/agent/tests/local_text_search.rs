@@ -142,6 +142,12 @@ async fn unknown_name_is_not_found_in_any_language() {
     let dir = rust_repo();
     let r = ask(dir.path(), "where is FrobnicateQuux defined").await;
     assert!(r.relevant_files.is_empty(), "{:?}", files(&r));
+    assert!(
+        r.answer
+            .contains("no source file mentions it (text search over 3 files)"),
+        "{}",
+        r.answer
+    );
 }
 
 #[tokio::test]
@@ -258,4 +264,21 @@ async fn python_overloads_callers_by_text() {
     );
     assert!(r.answer.contains("inner at pkg/deco.py:6"), "{}", r.answer);
     assert_clean(&r);
+}
+
+#[tokio::test]
+async fn a_missing_verb_is_phrasing_a_missing_name_is_not_found() {
+    let dir = rust_repo();
+    write(
+        dir.path(),
+        "src/secrets.rs",
+        "//! Secret files (pem keys) never reach tool output.\n\n/// True when the file name is a secret pem key.\npub fn is_secret(name: &str) -> bool {\n    name.ends_with(\".pem\")\n}\n",
+    );
+    // "quickly" is in no file, but four other words are: answered.
+    let r = ask(dir.path(), "where are secret pem key names checked quickly").await;
+    assert_eq!(r.relevant_files[0].path, "src/secrets.rs");
+    // "Kafka" is a name, in no file: not found, whatever else matches.
+    let r = ask(dir.path(), "where are Kafka secret pem key names checked").await;
+    assert!(r.relevant_files.is_empty(), "{:?}", files(&r));
+    assert!(r.answer.contains("kafka"), "{}", r.answer);
 }

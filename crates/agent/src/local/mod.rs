@@ -82,6 +82,12 @@ pub struct LocalPolicy {
     /// How a text search found the answer ("found by text search; the code graph does
     /// not parse Rust"), said first in the answer.
     text_note: Option<String>,
+    /// A text search found the asked-for name in none of this many source files.
+    unmentioned: Option<usize>,
+    /// The words of a symbol name the question asked about and the graph did not know
+    /// (`FrobnicateQuux` → frobnicate, quux): any of them missing everywhere means
+    /// `not_found`.
+    name_terms: Vec<String>,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -176,6 +182,8 @@ impl LocalPolicy {
             absent: Vec::new(),
             sources: Arc::new(Mutex::new(None)),
             text_note: None,
+            unmentioned: None,
+            name_terms: Vec::new(),
         }
     }
 
@@ -584,6 +592,9 @@ impl LocalPolicy {
         let secondary = |p: &str| classify::classify(p).secondary();
         // Every file is read once; only those that contain the name are searched.
         let texts = lexical::candidates(&root, &files, &leaf);
+        if texts.is_empty() {
+            self.unmentioned = Some(files.len());
+        }
         let mut defs = lexical::definitions(&texts, &sym.name);
         if defs.is_empty() && sym.qualifier().is_some() {
             defs = lexical::definitions(&texts, &leaf);
@@ -778,6 +789,11 @@ impl LocalPolicy {
     }
 
     fn concept_fallback(&mut self, query: &Query, sym: &SymbolRef) -> Vec<ToolCall> {
+        if self.unmentioned.is_some() {
+            // Not a word of any source file: nothing to rank.
+            return Vec::new();
+        }
+        self.name_terms = text::index_terms(&sym.name);
         if self.fallback.is_none() {
             self.fallback = Some(format!("No symbol `{}` was found", sym.name));
         }
@@ -942,7 +958,22 @@ impl LocalPolicy {
                 .filter(|t| !seen.contains(*t))
                 .cloned()
                 .collect();
-            if !absent.is_empty() {
+            // A missing word is the question's topic when it is a name (capitalised:
+            // GraphQL, Kafka, Redis) or when little else is asked ("where is the flux
+            // capacitor"); a missing verb among many found words ("where is the errs
+            // Code type used to pick an HTTP status") is just phrasing.
+            let present = query
+                .terms
+                .iter()
+                .zip(&query.weights)
+                .filter(|(t, w)| **w >= 1.0 && !absent.contains(t))
+                .count();
+            if !absent.is_empty()
+                && (present <= 2
+                    || absent
+                        .iter()
+                        .any(|t| capitalised_in(&query.raw, t) || self.name_terms.contains(t)))
+            {
                 self.absent = absent;
                 return Vec::new();
             }
@@ -1218,6 +1249,12 @@ impl LocalPolicy {
         let intent = self.effective_intent(query);
         let mut parts: Vec<String> = Vec::new();
         if files.is_empty() {
+            if let (Some(n), Some(sym)) = (self.unmentioned, query.intent.symbol()) {
+                return format!(
+                    "No symbol `{}` was found: the code graph does not know it and no source file mentions it (text search over {n} files); no relevant files.",
+                    sym.name
+                );
+            }
             if !self.absent.is_empty() && self.fallback.is_none() {
                 return format!(
                     "No file in the repository mentions {}; no relevant files.",
@@ -1640,6 +1677,15 @@ fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
         return None;
     }
     std::fs::read_to_string(abs).ok()
+}
+
+/// True when the question spells the word whose stem is `term` with a capital letter
+/// (not counting the question's first word): a name, like GraphQL or Kafka.
+fn capitalised_in(raw: &str, term: &str) -> bool {
+    raw.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .any(|w| w.chars().any(|c| c.is_uppercase()) && text::stem(&w.to_lowercase()) == term)
 }
 
 /// The line of `text` that matches the most distinct question terms (first on ties).
