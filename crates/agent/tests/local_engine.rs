@@ -342,7 +342,7 @@ async fn relay_unknown_symbol_is_not_found() {
     assert!(!r.metadata.partial);
     assert_eq!(
         r.answer,
-        "No symbol `FrobnicateQuux` was found, and no file matches the question's words; no relevant files."
+        "No symbol `FrobnicateQuux` was found: the code graph does not know it and no source file mentions it (text search over 59 files); no relevant files."
     );
 }
 
