@@ -282,3 +282,19 @@ async fn a_missing_verb_is_phrasing_a_missing_name_is_not_found() {
     assert!(r.relevant_files.is_empty(), "{:?}", files(&r));
     assert!(r.answer.contains("kafka"), "{}", r.answer);
 }
+
+#[tokio::test]
+async fn rust_methods_of_a_type_across_impl_blocks() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "what methods does Foo have").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    // `grow` in `impl Foo`, `area` in `impl Shape for Foo`, and the struct itself.
+    assert_eq!(files(&r), [("src/foo.rs".to_string(), vec![4, 11, 21])]);
+    assert!(
+        r.answer
+            .contains("Methods: Foo.grow at src/foo.rs:11; Foo.area at src/foo.rs:21"),
+        "{}",
+        r.answer
+    );
+    assert_clean(&r);
+}

@@ -708,6 +708,28 @@ pub fn implementations(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
     out
 }
 
+/// The methods of the type `name` in `texts`: definitions nested in its `impl`, `class`,
+/// `trait` or `interface` blocks.
+pub fn methods(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    let prefix = format!("{leaf}.");
+    let mut out = Vec::new();
+    for (path, text) in texts {
+        for s in symbols(text, path, 0) {
+            if s.display.starts_with(&prefix) && matches!(s.kind.as_str(), "method" | "function") {
+                out.push(TextHit {
+                    path: path.clone(),
+                    line: s.line,
+                    end_line: s.end_line,
+                    name: Some(s.display),
+                    kind: Some("method"),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Adds to `corpus` every source file of `files` it does not have (the languages the
 /// code graph does not parse), with the symbols [`symbols`] finds in it.
 pub fn extend_corpus(corpus: &mut Corpus, root: &Path, files: &[String]) {

@@ -583,7 +583,10 @@ impl LocalPolicy {
         sym: &SymbolRef,
         need_primary: bool,
     ) -> Option<Vec<ToolCall>> {
-        if !matches!(op, "find" | "callers" | "usages" | "implementations") {
+        if !matches!(
+            op,
+            "find" | "callers" | "usages" | "implementations" | "methods"
+        ) {
             return None;
         }
         let root = self.registry.root().path().to_path_buf();
@@ -634,6 +637,7 @@ impl LocalPolicy {
                 lexical::implementations(&texts, &leaf),
                 Relation::Implementation,
             ),
+            "methods" => (lexical::methods(&texts, &leaf), Relation::Definition),
             _ => (lexical::usages(&texts, &leaf, calls_only), Relation::Caller),
         };
         if main.is_empty() || (need_primary && main.iter().all(|h| secondary(&h.path))) {
@@ -716,6 +720,7 @@ impl LocalPolicy {
                 match op {
                     "find" => "definition",
                     "implementations" => "implementations",
+                    "methods" => "methods",
                     _ if calls_only => "calls",
                     _ => "uses",
                 },
