@@ -2,8 +2,9 @@
 //! checks, spawn, confinement, output handling) and spawned directly with
 //! `std::process::Command`, median of many runs, on the Go fixture `evals/fixtures/relay`.
 //!
-//! `cargo bench -p explore-tools --bench bash_overhead` prints one table per confinement
-//! mode. Numbers go to `docs/performance.md`; nothing here asserts a time.
+//! `cargo bench -p explore-tools --bench bash_overhead` prints one table per confinement:
+//! the default (what `Auto` picks here), then Landlock, bubblewrap and the fallback forced
+//! (a forced one the machine lacks falls back, and its header says so). Numbers go to `docs/performance.md`; nothing here asserts a time.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -118,8 +119,13 @@ fn main() {
         ),
     ];
     for (label, confinement) in [
-        ("bubblewrap", Confinement::Auto),
-        ("fallback (no namespaces)", Confinement::Off),
+        ("default (auto)", Confinement::Auto),
+        ("landlock (forced)", Confinement::Landlock),
+        ("bubblewrap (forced)", Confinement::Bubblewrap),
+        (
+            "fallback (no OS file or network confinement)",
+            Confinement::Off,
+        ),
     ] {
         let tool = BashTool::new(
             root.clone(),
@@ -137,13 +143,9 @@ fn main() {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        if confinement == Confinement::Auto
-            && !layers.contains(&explore_tools::bash::Layer::Bubblewrap)
-        {
-            println!(
-                "bubblewrap is not available here: {:?}",
-                tool.missing_layers()
-            );
+        let missing = tool.missing_layers();
+        if !missing.is_empty() {
+            println!("missing: {missing:?}");
         }
         println!("| command | direct (median) | tool (median) | overhead |");
         println!("|---|---|---|---|");
