@@ -48,8 +48,12 @@ const CLOSURE_ROUNDS: usize = 4;
 /// What a query needs besides the files that mention its literal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Need {
-    /// The matching definitions only (`find`, `methods`, `usages`).
+    /// The definitions whose name contains the literal (`find`).
     Definitions,
+    /// Those, and the Go methods declared on a type of that name (`methods`).
+    Methods,
+    /// Every file that mentions the name: its users' signatures (`usages`).
+    Mentions,
     /// Also what resolves the calls named like the symbol, and its types' method sets.
     Callers,
     /// Also what resolves the calls made by the symbol.
@@ -62,7 +66,8 @@ enum Need {
 fn plan(a: &CodeArgs) -> Option<(String, Need)> {
     let need = match a.operation {
         Operation::Find => Need::Definitions,
-        Operation::Methods | Operation::Usages if a.depth.is_none() => Need::Definitions,
+        Operation::Methods if a.depth.is_none() => Need::Methods,
+        Operation::Usages if a.depth.is_none() => Need::Mentions,
         Operation::Callers if a.depth.unwrap_or(1) == 1 => Need::Callers,
         Operation::Callees if a.depth.unwrap_or(1) == 1 => Need::Callees,
         _ => return None,
@@ -72,7 +77,7 @@ fn plan(a: &CodeArgs) -> Option<(String, Need)> {
     }
     let name = bare_name(&a.symbol);
     let literal = if name.contains(['*', '?', '[']) {
-        if need != Need::Definitions || a.operation != Operation::Find {
+        if need != Need::Definitions {
             return None;
         }
         glob_literal(&name)?
@@ -251,6 +256,22 @@ fn definitions_regex(names: &HashSet<String>, receivers: &HashSet<String>) -> Op
     Regex::new(&format!("(?m){}", parts.join("|"))).ok()
 }
 
+/// A case-insensitive regex for the lines that may define a name containing `literal`:
+/// after indentation and an optional keyword (`type`, `func` with or without a receiver,
+/// `var`, `const`, `class`, `def`), the first identifiers of the line (grouped
+/// declarations, interface methods, struct-less assignments, `a, b = ...`); with
+/// `receivers`, also Go methods whose receiver mentions it.
+fn definition_lines(literal: &str, receivers: bool) -> Option<Regex> {
+    let lit = regex::escape(literal);
+    let mut re = format!(
+        r"(?im)^[ \t]*(?:(?:type|var|const|class|(?:async[ \t]+)?def|func(?:[ \t]*\([^)\n]*\))?)[ \t]+)?(?:\w+[ \t]*,[ \t]*)*\w*{lit}"
+    );
+    if receivers {
+        re.push_str(&format!(r"|^func[ \t]*\([^)\n]*{lit}"));
+    }
+    Regex::new(&re).ok()
+}
+
 /// Go package names by the package clause, for the files linked as empty modules.
 fn go_package_clause(src: &[u8]) -> String {
     let mut at = 0;
@@ -342,6 +363,7 @@ struct Partial {
 /// Builds the partial graph for `literal`, or `None` when the literal is in so many files
 /// that a full index costs little more.
 fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
+    let started = std::time::Instant::now();
     let (sources, go_modules) = read_sources(root);
     let ac = AhoCorasick::builder()
         .ascii_case_insensitive(true)
@@ -353,13 +375,26 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
         return None;
     }
     let mentioned = hits.len();
+    let scanned = started.elapsed().as_secs_f64();
+    // `find` and `methods` only need the files where the name is defined: the lines that
+    // can declare it (a definition keyword, or the name first on the line, as in grouped
+    // declarations, interface methods and module-level assignments), and Go receivers.
+    let hits = match need {
+        Need::Definitions | Need::Methods => {
+            let re = definition_lines(literal, need == Need::Methods)?;
+            hits.into_par_iter()
+                .filter(|&i| re.is_match(&sources[i].src))
+                .collect()
+        }
+        _ => hits,
+    };
     let mut facts: Vec<Option<FileFacts>> = vec![None; sources.len()];
     let mut chosen = vec![false; sources.len()];
     extract_into(&sources, &hits, &mut facts, &mut chosen);
 
     let lower = literal.to_ascii_lowercase();
     let named = |s: &RawSymbol| s.name.eq_ignore_ascii_case(&lower);
-    if need != Need::Definitions {
+    if matches!(need, Need::Callers | Need::Callees) {
         let mut names: HashSet<String> = HashSet::new();
         let mut receivers: HashSet<String> = HashSet::new();
         let mut fields: HashSet<String> = HashSet::new();
@@ -477,13 +512,22 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
             })
         })
         .collect();
+    let extracted = started.elapsed().as_secs_f64();
     let data = link::link(&inputs, &go_modules);
     let unresolved = match need {
-        Need::Definitions => 0,
+        Need::Definitions | Need::Methods | Need::Mentions => 0,
         _ => unresolved_sites(&inputs, &data, &lower, need, &go_modules, &sources),
     };
+    let graph = CodeGraph::new(data);
+    tracing::debug!(
+        scanned,
+        extracted,
+        linked = started.elapsed().as_secs_f64(),
+        parsed = chosen.iter().filter(|c| **c).count(),
+        "first query: partial graph built"
+    );
     Some(Partial {
-        graph: CodeGraph::new(data),
+        graph,
         mentioned,
         unresolved,
     })
@@ -767,6 +811,33 @@ mod tests {
         );
         assert_eq!(go_package_clause(b"package\tmain // x\n"), "main");
         assert_eq!(go_package_clause(b"x := 1\n"), "");
+    }
+
+    #[test]
+    fn lines_that_may_define_a_name() {
+        let re = super::definition_lines("queryset", false).unwrap();
+        for yes in [
+            "class QuerySet(AltersData):",
+            "    def _chain_queryset(self):",
+            "EmptyQuerySet = 1",
+            "a, MyQuerySet = f()",
+            "type querySetter interface {",
+            "\tQuerySetOf[T] = x",
+            "func (q *Q) QuerySet() {}",
+            "const QuerySetMax = 3",
+        ] {
+            assert!(re.is_match(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "    qs = QuerySet()",
+            "from django.db.models import QuerySet",
+            "func (q *QuerySet) All() {}",
+            "return self.queryset",
+        ] {
+            assert!(!re.is_match(no.as_bytes()), "{no}");
+        }
+        let re = super::definition_lines("queryset", true).unwrap();
+        assert!(re.is_match(b"func (q *QuerySet) All() {}"));
     }
 
     #[test]
