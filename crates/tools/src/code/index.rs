@@ -633,7 +633,7 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
     let facts: Vec<&FileFacts> = cache.files.iter().map(|f| &f.facts).collect();
     let facts_body = postcard::to_stdvec(&facts).map_err(std::io::Error::other)?;
     let facts_hash = *blake3::hash(&facts_body).as_bytes();
-    write_atomic(&facts_path(path), &[MAGIC, &facts_body].concat())?;
+    write_atomic(&facts_path(path), &[MAGIC, &facts_body])?;
     let light = CacheFile {
         root: cache.root.clone(),
         facts_hash,
@@ -654,16 +654,16 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
         graph: cache.graph.clone(),
     };
     let body = postcard::to_stdvec(&light).map_err(std::io::Error::other)?;
-    let mut bytes = Vec::with_capacity(MAGIC.len() + 20 + body.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    bytes.extend_from_slice(&fingerprint());
-    bytes.extend_from_slice(&body);
-    write_atomic(path, &bytes)
+    write_atomic(
+        path,
+        &[MAGIC, &FORMAT_VERSION.to_le_bytes(), &fingerprint(), &body],
+    )
 }
 
-/// Writes `bytes` to a temporary file next to `path` and renames it into place.
-pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `parts`, one after the other, to a temporary file next to `path` and renames it
+/// into place. Parts rather than one buffer: the cache files are tens of MiB, and joining
+/// them first would copy every byte once more.
+pub(super) fn write_atomic(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
@@ -673,7 +673,16 @@ pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         std::process::id()
     ));
-    if let Err(e) = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)) {
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        for p in parts {
+            f.write_all(p)?;
+        }
+        drop(f);
+        std::fs::rename(&tmp, path)
+    };
+    if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }

@@ -77,8 +77,9 @@ pub fn save(
     graph: &CodeGraph,
     watched: &[Watched],
 ) -> std::io::Result<()> {
-    let bytes = write::encode(root, fingerprint, graph, watched)?;
-    super::index::write_atomic(path, &bytes)
+    let parts = write::encode(root, fingerprint, graph, watched)?;
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    super::index::write_atomic(path, &parts)
 }
 
 /// A store file opened for lookups. Sections are read on first use and kept.

@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::fresh::Watched;
 use super::layout::{Header, MAGIC, STORE_VERSION, Sec, SectionRef, hash8, hash16};
 use crate::code::store::CodeGraph;
@@ -19,7 +21,8 @@ fn len_u32(n: usize) -> std::io::Result<u32> {
 fn string_table<'a>(strings: impl Iterator<Item = &'a str>) -> std::io::Result<Vec<u8>> {
     let list: Vec<&str> = strings.collect();
     let mut order: Vec<u32> = (0..len_u32(list.len())?).collect();
-    order.sort_by(|&a, &b| list[a as usize].cmp(list[b as usize]).then(a.cmp(&b)));
+    // Ties broken by id, so the unstable parallel sort gives one order.
+    order.par_sort_unstable_by(|&a, &b| list[a as usize].cmp(list[b as usize]).then(a.cmp(&b)));
     let blob_len: usize = list.iter().map(|s| s.len()).sum();
     let mut out = Vec::with_capacity(4 + list.len() * 8 + 4 + blob_len);
     put_u32(&mut out, len_u32(list.len())?);
@@ -114,31 +117,44 @@ fn paths(graph: &CodeGraph) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The whole store file for `graph`, built for `root`, with the index `fingerprint`.
+/// The store file for `graph`, built for `root`, with the index `fingerprint`: the prefix
+/// and header, then each section, to be written one after the other.
 pub fn encode(
     root: &Path,
     fingerprint: [u8; 16],
     graph: &CodeGraph,
     watched: &[Watched],
-) -> std::io::Result<Vec<u8>> {
+) -> std::io::Result<Vec<Vec<u8>>> {
     let symbols = graph.symbols();
     let (out_lists, in_lists) = graph.adjacency();
     let lower: Vec<String> = symbols
         .iter()
         .map(|s| s.name.to_ascii_lowercase())
         .collect();
-    let (mut sym_offsets, mut sym_data) = records(symbols)?;
-    let (mut file_offsets, mut file_data) = records(graph.files())?;
+    // The two record tables and the two sorted string tables are most of the work, and
+    // independent: build them on both cores while the cold index waits.
+    let ((syms, files), (names, qnames)) = rayon::join(
+        || (records(symbols), records(graph.files())),
+        || {
+            rayon::join(
+                || string_table(lower.iter().map(String::as_str)),
+                || string_table(symbols.iter().map(|s| s.qname.as_str())),
+            )
+        },
+    );
+    let (mut sym_offsets, mut sym_data) = syms?;
+    let (mut file_offsets, mut file_data) = files?;
+    let (mut names, mut qnames) = (names?, qnames?);
     let mut sections: Vec<(Sec, Vec<u8>)> = Vec::with_capacity(Sec::ALL.len());
     for sec in Sec::ALL {
         let bytes = match sec {
             Sec::Watch => postcard::to_stdvec(watched).map_err(std::io::Error::other)?,
-            Sec::Names => string_table(lower.iter().map(String::as_str))?,
+            Sec::Names => std::mem::take(&mut names),
             Sec::SymbolOffsets => std::mem::take(&mut sym_offsets),
             Sec::SymbolData => std::mem::take(&mut sym_data),
             Sec::FileOffsets => std::mem::take(&mut file_offsets),
             Sec::FileData => std::mem::take(&mut file_data),
-            Sec::Qnames => string_table(symbols.iter().map(|s| s.qname.as_str()))?,
+            Sec::Qnames => std::mem::take(&mut qnames),
             Sec::Paths => paths(graph)?,
             Sec::Out => adjacency(graph, out_lists, true)?,
             Sec::In => adjacency(graph, in_lists, false)?,
@@ -166,15 +182,14 @@ pub fn encode(
         sections: refs,
     };
     let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
-    let mut out = Vec::with_capacity(super::layout::PREFIX_LEN + header.len() + offset as usize);
-    out.extend_from_slice(MAGIC);
-    put_u32(&mut out, STORE_VERSION);
-    out.extend_from_slice(&fingerprint);
-    put_u32(&mut out, len_u32(header.len())?);
-    out.extend_from_slice(&hash16(&header));
-    out.extend_from_slice(&header);
-    for (_, bytes) in &sections {
-        out.extend_from_slice(bytes);
-    }
-    Ok(out)
+    let mut head = Vec::with_capacity(super::layout::PREFIX_LEN + header.len());
+    head.extend_from_slice(MAGIC);
+    put_u32(&mut head, STORE_VERSION);
+    head.extend_from_slice(&fingerprint);
+    put_u32(&mut head, len_u32(header.len())?);
+    head.extend_from_slice(&hash16(&header));
+    head.extend_from_slice(&header);
+    let mut parts = vec![head];
+    parts.extend(sections.into_iter().map(|(_, bytes)| bytes));
+    Ok(parts)
 }
