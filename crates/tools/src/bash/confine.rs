@@ -14,8 +14,14 @@
 //! that missed one cannot open it. Links that lead out of the repository are refused by
 //! the kernel too: Landlock judges the path an open resolves to, not the link.
 //!
-//! The ruleset is built once, in the parent (opening paths allocates); the forked child
-//! only calls [`restrict`], which makes two system calls.
+//! Landlock cannot stop UDP, or connecting to a named unix socket (before ABI 9), so a
+//! seccomp filter ([`socket_filter`]) comes with it: `socket(2)` and `io_uring_setup(2)`
+//! fail with `EACCES` (none of the allowed programs needs a socket; io_uring could make
+//! one without the `socket` system call), and a system call of another architecture
+//! (the 32-bit `socketcall`) kills the process.
+//!
+//! The ruleset and the filter are built once, in the parent (opening paths and compiling
+//! allocate); the forked child only calls [`restrict`], which makes three system calls.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -69,6 +75,9 @@ pub struct Rules {
     pub whole: RulesetCreated,
     /// What the kernel enforces.
     pub support: Support,
+    /// The seccomp socket filter, or why there is none (an architecture seccompiler does
+    /// not know).
+    pub filter: Result<seccompiler::BpfProgram, String>,
 }
 
 /// Read-only rights on a directory tree.
@@ -205,7 +214,26 @@ pub fn build(root: &Path, masked: &[PathBuf]) -> Result<Rules, String> {
         masked: ruleset(level, root, masked)?,
         whole: ruleset(level, root, &[])?,
         support,
+        filter: socket_filter(),
     })
+}
+
+/// Compiles the seccomp filter: `socket` and `io_uring_setup` fail with `EACCES`, every
+/// other system call of this architecture is allowed, one of another architecture kills.
+pub fn socket_filter() -> Result<seccompiler::BpfProgram, String> {
+    use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
+    let arch = TargetArch::try_from(std::env::consts::ARCH)
+        .map_err(|e| format!("seccomp: no filter for {}: {e}", std::env::consts::ARCH))?;
+    let denied = [libc::SYS_socket, libc::SYS_io_uring_setup];
+    let filter = SeccompFilter::new(
+        // An empty rule list matches the call whatever its arguments.
+        denied.iter().map(|&nr| (nr, Vec::new())).collect(),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EACCES as u32),
+        arch,
+    )
+    .map_err(|e| format!("seccomp: {e}"))?;
+    seccompiler::BpfProgram::try_from(filter).map_err(|e| format!("seccomp: {e}"))
 }
 
 /// A copy of `rules` for one child (a duplicated descriptor; the child consumes it).
@@ -216,10 +244,16 @@ pub fn for_child(rules: &RulesetCreated) -> Result<RulesetCreated, String> {
 }
 
 /// Restricts the calling process. Called in the forked child before exec: it sets
-/// `no_new_privs` and calls `landlock_restrict_self`; it allocates nothing, even on error.
-pub fn restrict(rules: RulesetCreated) -> std::io::Result<()> {
-    match rules.restrict_self() {
-        Ok(_) => Ok(()),
-        Err(_) => Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
+/// `no_new_privs`, calls `landlock_restrict_self`, then installs `filter`; it allocates
+/// nothing, even on error.
+pub fn restrict(
+    rules: RulesetCreated,
+    filter: Option<&seccompiler::BpfProgram>,
+) -> std::io::Result<()> {
+    let denied = || std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+    rules.restrict_self().map_err(|_| denied())?;
+    if let Some(f) = filter {
+        seccompiler::apply_filter(f).map_err(|_| denied())?;
     }
+    Ok(())
 }

@@ -218,8 +218,8 @@ pub fn run(sb: &Sandbox, spec: Spawn<'_>) -> Result<Ran, String> {
             }
             c.current_dir(spec.cwd);
             let rules = match &sb.landlock {
-                Some(r) if sb.masked.is_empty() => Some(confine::for_child(&r.whole)?),
-                Some(r) => Some(confine::for_child(&r.masked)?),
+                Some(r) if sb.masked.is_empty() => Some((confine::for_child(&r.whole)?, r.clone())),
+                Some(r) => Some((confine::for_child(&r.masked)?, r.clone())),
                 None => None,
             };
             limit_child(&mut c, rules);
@@ -404,19 +404,25 @@ fn kill_group(pid: u32) {
 }
 
 /// Without bwrap: no new privileges, no file growth, no core dumps, bounded CPU, and the
-/// Landlock rules when there are some. `landlock` is this child's own copy of the ruleset
-/// (a duplicated descriptor, built in the parent: allocating after fork is not safe).
+/// Landlock rules and seccomp filter when there are some. `landlock` is this child's own
+/// copy of the ruleset (a duplicated descriptor) with the rules it came from (for the
+/// filter), all built in the parent: allocating after fork is not safe.
 #[allow(unsafe_code)]
-fn limit_child(cmd: &mut Command, landlock: Option<::landlock::RulesetCreated>) {
+fn limit_child(
+    cmd: &mut Command,
+    landlock: Option<(::landlock::RulesetCreated, Arc<confine::Rules>)>,
+) {
     use rustix::process::{Resource, Rlimit, setrlimit};
     use std::os::unix::process::CommandExt;
     let mut landlock = landlock;
     // SAFETY: the closure runs in the forked child before exec. It only makes raw
-    // setrlimit/prctl system calls through rustix and, through the landlock crate, one
-    // prctl(PR_SET_NO_NEW_PRIVS) and one landlock_restrict_self on a descriptor opened in
-    // the parent; `take` moves a value already in memory and `restrict` builds its error
-    // from an ErrorKind. No allocation, no locks, nothing that is not async-signal-safe,
-    // and no state shared with the parent is touched (the child has its own copy).
+    // setrlimit/prctl system calls through rustix and, through the landlock and
+    // seccompiler crates, prctl(PR_SET_NO_NEW_PRIVS), landlock_restrict_self on a
+    // descriptor opened in the parent and seccomp(SET_MODE_FILTER) on a program compiled
+    // in the parent; `take` moves a value already in memory and `restrict` builds its
+    // error from an ErrorKind. No allocation, no locks, nothing that is not
+    // async-signal-safe, and no state shared with the parent is touched (the child has
+    // its own copy of memory; the Arc is only read, its count untouched).
     unsafe {
         cmd.pre_exec(move || {
             let zero = Rlimit {
@@ -433,8 +439,13 @@ fn limit_child(cmd: &mut Command, landlock: Option<::landlock::RulesetCreated>) 
                 },
             )?;
             rustix::thread::set_no_new_privs(true)?;
-            if let Some(rules) = landlock.take() {
-                confine::restrict(rules)?;
+            if let Some((rules, all)) = landlock.take() {
+                let filter = all.filter.as_ref().ok();
+                let r = confine::restrict(rules, filter);
+                // The child's Arc is never the last (the parent's copy counts too), but
+                // forgetting it keeps even a count update out of the child.
+                std::mem::forget(all);
+                r?;
             }
             Ok(())
         });

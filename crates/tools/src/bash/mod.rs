@@ -109,6 +109,8 @@ pub enum Layer {
     Bubblewrap,
     /// Landlock: read-only repository and system directories, no TCP, scoped signals.
     Landlock,
+    /// seccomp, with Landlock: no sockets at all (UDP and unix sockets included).
+    Seccomp,
     /// Fallback confinement: process group, `no_new_privs`, `RLIMIT_FSIZE=0`.
     Rlimits,
     /// Timeout and output cap.
@@ -125,6 +127,7 @@ impl fmt::Display for Layer {
             Layer::Exec => "exec",
             Layer::Bubblewrap => "bubblewrap",
             Layer::Landlock => "landlock",
+            Layer::Seccomp => "seccomp",
             Layer::Rlimits => "rlimits",
             Layer::Limits => "limits",
         })
@@ -204,8 +207,11 @@ impl BashTool {
             l.push(Layer::Bubblewrap);
         } else {
             // Landlock comes on top of the fallback's process group and rlimits.
-            if chosen.landlock.is_some() {
+            if let Some(rules) = &chosen.landlock {
                 l.push(Layer::Landlock);
+                if rules.filter.is_ok() {
+                    l.push(Layer::Seccomp);
+                }
             }
             l.push(Layer::Rlimits);
         }
@@ -247,6 +253,9 @@ impl BashTool {
         let full = landlock
             .as_ref()
             .is_some_and(|r| r.support == Support::Full);
+        if let Some(Err(why)) = landlock.as_ref().map(|r| &r.filter) {
+            notes.push(why.clone());
+        }
         if want == Confinement::Landlock || (want == Confinement::Auto && full) {
             if landlock.is_none() {
                 notes.push(FALLBACK.into());

@@ -192,9 +192,9 @@ fn landlock_stops_every_write() {
     assert!(!tmp.exists());
 }
 
-/// bash's `/dev/tcp` makes a plain TCP `connect`; the test listens on loopback.
+/// bash's `/dev/tcp` and `/dev/udp` make plain `connect`s; the test listens on loopback.
 #[test]
-fn landlock_stops_tcp_connect_and_signals_beyond_the_sandbox() {
+fn landlock_stops_tcp_connect_udp_and_signals_beyond_the_sandbox() {
     let f = Fixture::new();
     let Some(rules) = rules(&f) else { return };
     if rules.support != Support::Full {
@@ -212,19 +212,54 @@ fn landlock_stops_tcp_connect_and_signals_beyond_the_sandbox() {
         "control connection did not arrive"
     );
 
-    let ran = run(
-        &f,
-        &sandbox(&f, Some(rules.clone()), &[]),
-        "bash",
-        &["-c", &connect],
+    // Landlock alone (the seccomp filter off, so the socket is created and only
+    // `connect` is judged), then both.
+    let mut landlock_only = confine::build(f.root.path(), &[]).unwrap();
+    landlock_only.filter = Err("off for this test".into());
+    for rules in [Arc::new(landlock_only), rules.clone()] {
+        let ran = run(
+            &f,
+            &sandbox(&f, Some(rules), &[]),
+            "bash",
+            &["-c", &connect],
+        );
+        assert_eq!(ran.status, Some(1));
+        assert!(
+            text(&ran.stderr).contains("Permission denied"),
+            "{}",
+            text(&ran.stderr)
+        );
+        assert!(listener.accept().is_err(), "a connection got through");
+    }
+
+    // UDP: Landlock has no UDP rules; the seccomp filter refuses the socket itself.
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    udp.set_nonblocking(true).unwrap();
+    let send = format!(
+        "echo hi > /dev/udp/127.0.0.1/{}",
+        udp.local_addr().unwrap().port()
     );
-    assert_eq!(ran.status, Some(1));
-    assert!(
-        text(&ran.stderr).contains("Permission denied"),
-        "{}",
-        text(&ran.stderr)
-    );
-    assert!(listener.accept().is_err(), "a connection got through");
+    let open = run(&f, &sandbox(&f, None, &[]), "bash", &["-c", &send]);
+    assert_eq!(open.status, Some(0), "control: {}", text(&open.stderr));
+    let mut buf = [0u8; 16];
+    assert_eq!(udp.recv(&mut buf).unwrap(), 3, "control datagram");
+    if rules.filter.is_ok() {
+        let ran = run(
+            &f,
+            &sandbox(&f, Some(rules.clone()), &[]),
+            "bash",
+            &["-c", &send],
+        );
+        assert_eq!(ran.status, Some(1));
+        assert!(
+            text(&ran.stderr).contains("Permission denied"),
+            "{}",
+            text(&ran.stderr)
+        );
+        assert!(udp.recv(&mut buf).is_err(), "a datagram got through");
+    } else {
+        eprintln!("NOTE: no seccomp filter on this architecture; UDP not tested");
+    }
 
     // Signals: the test process is outside the sandbox's domain.
     let probe = format!("kill -0 {}", std::process::id());
@@ -254,6 +289,10 @@ fn the_tool_reports_landlock_when_it_uses_it() {
     let layers = f.tool.layers();
     if rules.support == Support::Full {
         assert!(layers.contains(&explore_tools::bash::Layer::Landlock));
+        assert_eq!(
+            layers.contains(&explore_tools::bash::Layer::Seccomp),
+            rules.filter.is_ok()
+        );
         assert!(!layers.contains(&explore_tools::bash::Layer::Bubblewrap));
         assert_eq!(f.tool.missing_layers(), Vec::<String>::new());
         // And a repository link out is refused by the kernel even through the tool.
