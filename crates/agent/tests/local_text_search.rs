@@ -298,3 +298,25 @@ async fn rust_methods_of_a_type_across_impl_blocks() {
     );
     assert_clean(&r);
 }
+
+#[tokio::test]
+async fn rust_callees_from_the_body() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "what does start call").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    // `start` (main.rs:9-14) calls `f.grow()`, defined at foo.rs:11; the comment's
+    // `f.grow()` and the `if` are not calls.
+    assert_eq!(
+        files(&r),
+        [
+            ("src/foo.rs".to_string(), vec![11]),
+            ("src/main.rs".to_string(), vec![9]),
+        ]
+    );
+    assert!(
+        r.answer.contains("Calls: Foo.grow at src/foo.rs:11"),
+        "{}",
+        r.answer
+    );
+    assert_clean(&r);
+}

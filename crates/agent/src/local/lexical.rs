@@ -708,6 +708,93 @@ pub fn implementations(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
     out
 }
 
+/// Words that are followed by `(` but are not calls.
+const NOT_CALLS: &[&str] = &[
+    "if",
+    "for",
+    "while",
+    "match",
+    "return",
+    "switch",
+    "catch",
+    "fn",
+    "func",
+    "function",
+    "def",
+    "Some",
+    "Ok",
+    "Err",
+    "None",
+    "Box",
+    "Vec",
+    "Arc",
+    "Rc",
+    "self",
+    "Self",
+    "super",
+    "new",
+    "print",
+    "println",
+    "format",
+    "vec",
+    "assert",
+    "assert_eq",
+    "panic",
+    "len",
+    "str",
+    "int",
+    "list",
+    "dict",
+    "set",
+    "isinstance",
+    "range",
+    "sizeof",
+    "typeof",
+    "and",
+    "or",
+    "not",
+    "in",
+];
+
+/// The names called in lines `from..=to` (1-based) of `text`, with the line of their
+/// first call and whether it is a method call on a value (`x.name(`), in order:
+/// `name(`, `.name(`, `name!(`, `Type::name(`.
+pub fn calls_in(text: &str, from: u32, to: u32) -> Vec<(String, u32, bool)> {
+    let mut out: Vec<(String, u32, bool)> = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let n = i as u32 + 1;
+        if n <= from || n > to {
+            // The definition's own line is its signature, not a call.
+            continue;
+        }
+        let t = l.trim_start();
+        if is_comment(t) {
+            continue;
+        }
+        let chars: Vec<(usize, char)> = l.char_indices().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let (start, c) = chars[k];
+            if !(c.is_alphabetic() || c == '_') || (k > 0 && is_ident(chars[k - 1].1)) {
+                k += 1;
+                continue;
+            }
+            let name = ident_prefix(&l[start..]);
+            let after = l[start + name.len()..].trim_start();
+            let after = after.strip_prefix('!').unwrap_or(after);
+            if after.starts_with('(')
+                && !NOT_CALLS.contains(&name)
+                && !out.iter().any(|(x, _, _)| x == name)
+            {
+                let method = l[..start].ends_with('.');
+                out.push((name.to_string(), n, method));
+            }
+            k += name.chars().count().max(1);
+        }
+    }
+    out
+}
+
 /// The methods of the type `name` in `texts`: definitions nested in its `impl`, `class`,
 /// `trait` or `interface` blocks.
 pub fn methods(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
@@ -1014,6 +1101,19 @@ mod tests {
             ]
         );
         assert!(syms.iter().all(|s| s.file == 4));
+    }
+
+    #[test]
+    fn calls_in_a_body() {
+        let src = "fn run(x: u32) -> u32 {\n    // skip(1)\n    let y = helper(x);\n    if y > 0 { Some(y) } else { None };\n    self.store.save(y);\n    log!(\"x\");\n    helper(y)\n}\n";
+        assert_eq!(
+            calls_in(src, 1, 8),
+            [
+                ("helper".to_string(), 3, false),
+                ("save".to_string(), 5, true),
+                ("log".to_string(), 6, false)
+            ]
+        );
     }
 
     #[test]

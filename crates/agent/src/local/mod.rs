@@ -585,7 +585,7 @@ impl LocalPolicy {
     ) -> Option<Vec<ToolCall>> {
         if !matches!(
             op,
-            "find" | "callers" | "usages" | "implementations" | "methods"
+            "find" | "callers" | "usages" | "implementations" | "methods" | "callees"
         ) {
             return None;
         }
@@ -638,6 +638,7 @@ impl LocalPolicy {
                 Relation::Implementation,
             ),
             "methods" => (lexical::methods(&texts, &leaf), Relation::Definition),
+            "callees" => (self.text_callees(&texts, &defs), Relation::Callee),
             _ => (lexical::usages(&texts, &leaf, calls_only), Relation::Caller),
         };
         if main.is_empty() || (need_primary && main.iter().all(|h| secondary(&h.path))) {
@@ -660,6 +661,12 @@ impl LocalPolicy {
                         kind.as_deref().unwrap_or("type"),
                         sym.name,
                         h.line
+                    ),
+                    Relation::Callee => format!(
+                        "Defines {}{shown} at line {}, called by {}",
+                        kind.as_deref().map(|k| format!("{k} ")).unwrap_or_default(),
+                        h.line,
+                        sym.name
                     ),
                     _ => match &h.name {
                         Some(n) => format!("{n} {verb} {} at line {}", sym.name, h.line),
@@ -721,6 +728,7 @@ impl LocalPolicy {
                     "find" => "definition",
                     "implementations" => "implementations",
                     "methods" => "methods",
+                    "callees" => "calls",
                     _ if calls_only => "calls",
                     _ => "uses",
                 },
@@ -769,6 +777,63 @@ impl LocalPolicy {
             }
         }
         Some(calls)
+    }
+
+    /// What the text-found definitions `defs` call: the names called in their bodies that
+    /// the ranking corpus defines (the same file first, then real code), at most eight.
+    /// Names defined nowhere in the repository (the standard library) are left out.
+    fn text_callees(
+        &self,
+        texts: &[(String, String)],
+        defs: &[lexical::TextHit],
+    ) -> Vec<lexical::TextHit> {
+        let idx = self.lex_index();
+        let corpus = idx.corpus();
+        let mut out: Vec<lexical::TextHit> = Vec::new();
+        for d in defs.iter().take(2) {
+            let Some((_, text)) = texts.iter().find(|(p, _)| *p == d.path) else {
+                continue;
+            };
+            for (name, _, method) in lexical::calls_in(text, d.line, d.end_line) {
+                let named: Vec<&rank::SymbolInfo> = corpus
+                    .symbols
+                    .iter()
+                    .filter(|s| s.name == name && s.kind != "module")
+                    .collect();
+                // A call on a value (`x.kind()`) says nothing about the type: only a
+                // definition in the same file or the only one of that name is its target.
+                if method
+                    && named.len() > 1
+                    && !named.iter().any(|s| corpus.files[s.file] == d.path)
+                {
+                    continue;
+                }
+                let best = named.into_iter().min_by_key(|s| {
+                    let path = &corpus.files[s.file];
+                    (
+                        u8::from(*path != d.path),
+                        u8::from(classify::classify(path).secondary()),
+                    )
+                });
+                if let Some(s) = best
+                    && out.len() < 8
+                {
+                    out.push(lexical::TextHit {
+                        path: corpus.files[s.file].clone(),
+                        line: s.line,
+                        end_line: s.end_line,
+                        name: Some(s.display.clone()),
+                        kind: Some(match s.kind.as_str() {
+                            "method" => "method",
+                            "struct" => "struct",
+                            "class" => "class",
+                            _ => "function",
+                        }),
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Keeps the places of a text search that a `read` showed.
