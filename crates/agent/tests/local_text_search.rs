@@ -320,3 +320,28 @@ async fn rust_callees_from_the_body() {
     );
     assert_clean(&r);
 }
+
+#[tokio::test]
+async fn typescript_class_methods_without_a_keyword() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/client.ts",
+        "export class Client {\n  constructor(private base: string) {}\n\n  async fetchAll(url: string): Promise<string[]> {\n    return [];\n  }\n}\n",
+    );
+    write(
+        dir.path(),
+        "src/app.ts",
+        "import { Client } from './client';\n\nexport async function main(): Promise<void> {\n  const c = new Client('x');\n  await c.fetchAll('/items');\n}\n",
+    );
+    let r = ask(dir.path(), "where is fetchAll defined").await;
+    assert_eq!(files(&r), [("src/client.ts".to_string(), vec![4])]);
+    assert_eq!(
+        r.relevant_files[0].locations[0].symbol.as_deref(),
+        Some("Client.fetchAll")
+    );
+    assert_eq!(r.relevant_files[0].locations[0].end_line, Some(6));
+    let r = ask(dir.path(), "who calls fetchAll").await;
+    assert_eq!(r.relevant_files[0].path, "src/app.ts");
+    assert!(r.answer.contains("main at src/app.ts:5"), "{}", r.answer);
+}

@@ -297,7 +297,9 @@ pub fn definition_on(line: &str) -> Option<(String, &'static str)> {
                 .max_by_key(|k| k.len());
             match kw {
                 Some(k) => (k, t[k.len()..].trim_start()),
-                None => return assignment(trimmed, indent),
+                None => {
+                    return assignment(trimmed, indent).or_else(|| method_shape(t, indent));
+                }
             }
         }
     };
@@ -337,6 +339,79 @@ pub fn definition_on(line: &str) -> Option<(String, &'static str)> {
         kind
     };
     Some((name.to_string(), kind))
+}
+
+/// Words that open a block with parentheses but define nothing.
+const CONTROL: &[&str] = &[
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "return",
+    "new",
+    "else",
+    "do",
+    "try",
+    "using",
+    "lock",
+    "foreach",
+    "when",
+    "match",
+    "throw",
+    "await",
+    "yield",
+    "case",
+    "elif",
+    "with",
+    "synchronized",
+    "fixed",
+    "unless",
+    "until",
+];
+
+/// A method or function declared without a keyword, by its shape: a type and a name
+/// before the parameters and the body's brace on the same line (`public Response
+/// handle(Request r) {`, `async fetch(url: string): Promise<T> {`, `handle(req) {`,
+/// `int main(int argc, char **argv) {`). Calls with a callback (`describe('x', () => {`,
+/// `app.get(...)`) have quotes, dots or `=` in the way.
+fn method_shape(t: &str, indent: usize) -> Option<(String, &'static str)> {
+    let t = t.trim_end();
+    if !t.ends_with('{') || t.starts_with('@') || t.starts_with('}') {
+        return None;
+    }
+    let paren = t.find('(')?;
+    let head = t[..paren].trim_end();
+    let params = &t[paren..];
+    if head.contains(['=', '.', '(', '"', '\'', ',', ';'])
+        || !params.contains(')')
+        || params.contains(['"', '\'', '`'])
+        || params.contains("=>")
+        || params.contains("function")
+    {
+        return None;
+    }
+    let first = ident_prefix(head);
+    if CONTROL.contains(&first) {
+        return None;
+    }
+    let name_start = head
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !is_ident(*c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &head[name_start..];
+    if name.is_empty()
+        || name.chars().next().is_some_and(|c| c.is_ascii_digit())
+        || CONTROL.contains(&name)
+        || NOT_CALLS.contains(&name)
+    {
+        return None;
+    }
+    Some((
+        name.to_string(),
+        if indent > 0 { "method" } else { "function" },
+    ))
 }
 
 /// A module-level assignment that defines a name: `MAX = 3`, `X: int = 3` (Python),
@@ -992,6 +1067,29 @@ mod tests {
             ("#define MAX_LEN 10", Some(("MAX_LEN", "const"))),
             ("MAX_RETRIES = 3", Some(("MAX_RETRIES", "variable"))),
             ("macro_rules! bail {", Some(("bail", "macro"))),
+            (
+                "    public ResponseEntity<User> getUser(@PathVariable Long id) {",
+                Some(("getUser", "method")),
+            ),
+            (
+                "  async fetchAll(url: string): Promise<Item[]> {",
+                Some(("fetchAll", "method")),
+            ),
+            ("  handle(req, res) {", Some(("handle", "method"))),
+            (
+                "int main(int argc, char **argv) {",
+                Some(("main", "function")),
+            ),
+            (
+                "void Server::start(int port) {",
+                Some(("start", "function")),
+            ),
+            ("describe('router', () => {", None),
+            ("    register(Route {", None),
+            ("app.get('/x', (req, res) => {", None),
+            ("    } else if (x > 3) {", None),
+            ("    for (const x of xs) {", None),
+            ("    synchronized (lock) {", None),
             ("    let x = 3;", None),
             ("// fn not_this() {}", None),
             ("    return resolve(x);", None),
