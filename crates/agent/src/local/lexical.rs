@@ -434,6 +434,18 @@ fn assignment(trimmed: &str, indent: usize) -> Option<(String, &'static str)> {
     assigns.then(|| (name.to_string(), "variable"))
 }
 
+/// The definition on line `i`, also when its body's brace opens alone on the next line
+/// (the Allman style of C# and some Java and C: `public void Handle(Request r)` then `{`).
+fn definition_at(lines: &[&str], i: usize) -> Option<(String, &'static str)> {
+    definition_on(lines[i]).or_else(|| {
+        let l = lines[i].trim_end();
+        let next = lines.get(i + 1).map(|n| n.trim())?;
+        (l.ends_with(')') && next == "{")
+            .then(|| definition_on(&format!("{l} {{")))
+            .flatten()
+    })
+}
+
 /// The kind of definition of `name` on this line, if it is one.
 fn defines(line: &str, name: &str) -> Option<&'static str> {
     if !line.contains(name) {
@@ -497,7 +509,8 @@ fn owner_of(lines: &[&str], i: usize) -> Option<String> {
     }
     for l in lines[..i].iter().rev() {
         let t = l.trim_start();
-        if t.is_empty() || is_comment(t) {
+        // A brace alone on its line opens the block of the line above it.
+        if t.is_empty() || is_comment(t) || t.trim_end() == "{" {
             continue;
         }
         if l.len() - t.len() >= ind {
@@ -643,7 +656,11 @@ pub fn definitions(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
         let lang = language_of(path);
         let lines: Vec<&str> = text.lines().collect();
         for (i, l) in lines.iter().enumerate() {
-            let Some(kind) = defines(l, leaf) else {
+            if !l.contains(leaf) {
+                continue;
+            }
+            let Some(kind) = definition_at(&lines, i).and_then(|(n, k)| (n == leaf).then_some(k))
+            else {
                 continue;
             };
             let own = owner_of(&lines, i);
@@ -996,7 +1013,7 @@ pub fn symbols(text: &str, path: &str, file: usize) -> Vec<SymbolInfo> {
         });
     }
     for (i, l) in lines.iter().enumerate() {
-        let Some((name, kind)) = definition_on(l) else {
+        let Some((name, kind)) = definition_at(&lines, i) else {
             continue;
         };
         if kind == "module" && l.trim_end().ends_with(';') {
@@ -1199,6 +1216,19 @@ mod tests {
             ]
         );
         assert!(syms.iter().all(|s| s.file == 4));
+    }
+
+    #[test]
+    fn allman_braces() {
+        let src = "class Server\n{\n    public void Handle(Request r)\n    {\n        Log(r);\n    }\n}\n";
+        let texts = vec![("Server.cs".to_string(), src.to_string())];
+        let d = definitions(&texts, "Handle");
+        assert_eq!(
+            d.iter()
+                .map(|h| (h.line, h.end_line, h.name.clone().unwrap()))
+                .collect::<Vec<_>>(),
+            [(3, 6, "Server.Handle".to_string())]
+        );
     }
 
     #[test]
