@@ -33,7 +33,7 @@ use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use regex::bytes::Regex;
 
-use super::extract::{self, CallTarget, FileFacts, RawSymbol, Recv, go_import_name};
+use super::extract::{self, CallTarget, FileFacts, RawCall, RawSymbol, Recv, go_import_name};
 use super::index::{self, Built, MAX_FILE_BYTES};
 use super::link::{self, GraphData, Input};
 use super::model::{EdgeKind, Language, SymbolId, is_generated};
@@ -44,6 +44,10 @@ use crate::{ToolError, ToolOutput, secrets};
 /// Rounds of "add the files that define what the resolution needs" for callers/callees:
 /// a receiver's type, then its field's type, then that field's type.
 const CLOSURE_ROUNDS: usize = 4;
+/// Most files those rounds may add (or as many as mention the literal): beyond that the
+/// partial graph would cost about as much as the full index, and the calls left
+/// unresolved are announced instead.
+const CLOSURE_FILES: usize = 300;
 
 /// What a query needs besides the files that mention its literal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,20 +260,22 @@ fn definitions_regex(names: &HashSet<String>, receivers: &HashSet<String>) -> Op
     Regex::new(&format!("(?m){}", parts.join("|"))).ok()
 }
 
-/// A case-insensitive regex for the lines that may define a name containing `literal`:
-/// after indentation and an optional keyword (`type`, `func` with or without a receiver,
-/// `var`, `const`, `class`, `def`), the first identifiers of the line (grouped
-/// declarations, interface methods, struct-less assignments, `a, b = ...`); with
-/// `receivers`, also Go methods whose receiver mentions it.
-fn definition_lines(literal: &str, receivers: bool) -> Option<Regex> {
+/// Case-insensitive regexes for the lines that may define a name containing `literal`,
+/// for Go and for Python. Go: after indentation and an optional keyword (`type`, `func`
+/// with or without a receiver, `var`, `const`), the first identifiers of the line (grouped
+/// declarations, interface methods, `a, b = ...`); with `receivers`, also methods whose
+/// receiver mentions it. Python: `class` and `def` at any depth, and a module-level
+/// assignment (the only other definitions the extractor keeps).
+fn definition_lines(literal: &str, receivers: bool) -> Option<[Regex; 2]> {
     let lit = regex::escape(literal);
-    let mut re = format!(
-        r"(?im)^[ \t]*(?:(?:type|var|const|class|(?:async[ \t]+)?def|func(?:[ \t]*\([^)\n]*\))?)[ \t]+)?(?:\w+[ \t]*,[ \t]*)*\w*{lit}"
+    let mut go = format!(
+        r"(?im)^[ \t]*(?:(?:type|var|const|func(?:[ \t]*\([^)\n]*\))?)[ \t]+)?(?:\w+[ \t]*,[ \t]*)*\w*{lit}"
     );
     if receivers {
-        re.push_str(&format!(r"|^func[ \t]*\([^)\n]*{lit}"));
+        go.push_str(&format!(r"|^func[ \t]*\([^)\n]*{lit}"));
     }
-    Regex::new(&re).ok()
+    let python = format!(r"(?im)^[ \t]*(?:class|(?:async[ \t]+)?def)[ \t]+\w*{lit}|^\w*{lit}");
+    Some([Regex::new(&go).ok()?, Regex::new(&python).ok()?])
 }
 
 /// Go package names by the package clause, for the files linked as empty modules.
@@ -381,9 +387,15 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
     // declarations, interface methods and module-level assignments), and Go receivers.
     let hits = match need {
         Need::Definitions | Need::Methods => {
-            let re = definition_lines(literal, need == Need::Methods)?;
+            let [go, python] = definition_lines(literal, need == Need::Methods)?;
             hits.into_par_iter()
-                .filter(|&i| re.is_match(&sources[i].src))
+                .filter(|&i| {
+                    let s = &sources[i];
+                    match s.language {
+                        Language::Go => go.is_match(&s.src),
+                        Language::Python => python.is_match(&s.src),
+                    }
+                })
                 .collect()
         }
         _ => hits,
@@ -394,11 +406,16 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
 
     let lower = literal.to_ascii_lowercase();
     let named = |s: &RawSymbol| s.name.eq_ignore_ascii_case(&lower);
+    let internal = RepoModules::new(&sources, &go_modules);
+    let mut asked: HashSet<String> = HashSet::new();
     if matches!(need, Need::Callers | Need::Callees) {
         let mut names: HashSet<String> = HashSet::new();
         let mut receivers: HashSet<String> = HashSet::new();
         let mut fields: HashSet<String> = HashSet::new();
-        for f in facts.iter().flatten() {
+        for (i, f) in facts.iter().enumerate() {
+            let Some(f) = f else { continue };
+            // A call on an import from outside the repository needs nothing.
+            let inside = |c: &&RawCall| !internal.external_root(sources[i].language, f, &c.target);
             for s in &f.symbols {
                 match need {
                     Need::Callers => {
@@ -406,6 +423,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                             .calls
                             .iter()
                             .filter(|c| call_name(&c.target).eq_ignore_ascii_case(&lower))
+                            .filter(inside)
                         {
                             target_needs(&c.target, s, &mut names, &mut fields);
                         }
@@ -417,7 +435,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                         }
                     }
                     Need::Callees if named(s) => {
-                        for c in &s.calls {
+                        for c in s.calls.iter().filter(inside) {
                             names.insert(call_name(&c.target).to_string());
                             target_needs(&c.target, s, &mut names, &mut fields);
                         }
@@ -435,8 +453,8 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                 }
             }
         }
-        let mut asked: HashSet<String> = HashSet::new();
         let mut asked_recv: HashSet<String> = HashSet::new();
+        let mut added = 0;
         for _ in 0..CLOSURE_ROUNDS {
             names.retain(|n| !n.is_empty() && !asked.contains(n));
             receivers.retain(|n| !asked_recv.contains(n));
@@ -452,6 +470,12 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                 .filter(|(i, s)| !chosen[*i] && re.is_match(&s.src))
                 .map(|(i, _)| i)
                 .collect();
+            added += new.len();
+            if added > CLOSURE_FILES.max(mentioned) {
+                // Common names (`New`, `Get`): the calls that need them stay unresolved
+                // and the answer says so.
+                break;
+            }
             extract_into(&sources, &new, &mut facts, &mut chosen);
             asked.extend(names.drain());
             asked_recv.extend(receivers.drain());
@@ -516,7 +540,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
     let data = link::link(&inputs, &go_modules);
     let unresolved = match need {
         Need::Definitions | Need::Methods | Need::Mentions => 0,
-        _ => unresolved_sites(&inputs, &data, &lower, need, &go_modules, &sources),
+        _ => unresolved_sites(&inputs, &data, &lower, need, &internal, &asked),
     };
     let graph = CodeGraph::new(data);
     tracing::debug!(
@@ -566,8 +590,8 @@ fn unresolved_sites(
     data: &GraphData,
     lower: &str,
     need: Need,
-    go_modules: &[(String, String)],
-    sources: &[Source],
+    internal: &RepoModules,
+    complete: &HashSet<String>,
 ) -> usize {
     let mut precise: HashSet<(SymbolId, u32)> = HashSet::new();
     for e in &data.edges {
@@ -575,7 +599,6 @@ fn unresolved_sites(
             precise.insert((e.from, e.line));
         }
     }
-    let internal = RepoModules::new(sources, go_modules);
     let mut id: SymbolId = 0;
     let mut count = 0;
     for input in inputs {
@@ -591,7 +614,8 @@ fn unresolved_sites(
             };
             for c in relevant {
                 if !precise.contains(&(id, c.line))
-                    && !settled(&c.target)
+                    && !(settled(&c.target)
+                        && (need == Need::Callers || complete.contains(call_name(&c.target))))
                     && !internal.external_root(input.language, input.facts, &c.target)
                 {
                     count += 1;
@@ -603,7 +627,9 @@ fn unresolved_sites(
     count
 }
 
-/// Whether a call resolves the same in any graph that has every method of its name: a
+/// Whether a call resolves the same in any graph that has every method of its name (true
+/// for callers, whose name is the literal; for callees, when its definitions were looked
+/// up): a
 /// method on a value of which nothing is known (linked by name, marked inferred, from the
 /// methods named like it, which all mention the name) or on a literal (never linked).
 fn settled(t: &CallTarget) -> bool {
@@ -815,29 +841,39 @@ mod tests {
 
     #[test]
     fn lines_that_may_define_a_name() {
-        let re = super::definition_lines("queryset", false).unwrap();
+        let [go, py] = super::definition_lines("queryset", false).unwrap();
         for yes in [
             "class QuerySet(AltersData):",
             "    def _chain_queryset(self):",
+            "    async def queryset(self):",
             "EmptyQuerySet = 1",
-            "a, MyQuerySet = f()",
+            "QUERYSET_MAX: int = 3",
+        ] {
+            assert!(py.is_match(yes.as_bytes()), "{yes}");
+        }
+        for yes in [
             "type querySetter interface {",
             "\tQuerySetOf[T] = x",
+            "\tQuerySet(ctx context.Context) error",
             "func (q *Q) QuerySet() {}",
             "const QuerySetMax = 3",
+            "var a, QuerySetB = 1, 2",
         ] {
-            assert!(re.is_match(yes.as_bytes()), "{yes}");
+            assert!(go.is_match(yes.as_bytes()), "{yes}");
         }
         for no in [
             "    qs = QuerySet()",
+            "    queryset = self.get_queryset()",
             "from django.db.models import QuerySet",
-            "func (q *QuerySet) All() {}",
             "return self.queryset",
         ] {
-            assert!(!re.is_match(no.as_bytes()), "{no}");
+            assert!(!py.is_match(no.as_bytes()), "{no}");
         }
-        let re = super::definition_lines("queryset", true).unwrap();
-        assert!(re.is_match(b"func (q *QuerySet) All() {}"));
+        for no in ["func (q *QuerySet) All() {}", "\treturn querySet"] {
+            assert!(!go.is_match(no.as_bytes()), "{no}");
+        }
+        let [go, _] = super::definition_lines("queryset", true).unwrap();
+        assert!(go.is_match(b"func (q *QuerySet) All() {}"));
     }
 
     #[test]
