@@ -11,8 +11,12 @@
 //!
 //! ```text
 //! cargo bench -p explore-tools --bench code_graph_floor -- [CORPUS] [--runs N]
-//!     [--threads N] [--json FILE]
+//!     [--threads N] [--json FILE] [--facts FILE]
 //! ```
+//!
+//! `--facts FILE` times nothing: it writes every file's extracted facts (one line per
+//! file, `path<TAB>facts` in `Debug` form, files sorted) and exits, so that a change to
+//! extraction can be checked for unchanged output on the whole corpus with `cmp`.
 //!
 //! `evals/bench/run.sh` runs it next to the process-level timings (`explore index`,
 //! `ctags -R`, `rg -n`) and writes `docs/performance.md`'s figures. Timings are medians of
@@ -34,6 +38,7 @@ struct Options {
     runs: usize,
     threads: usize,
     json: Option<PathBuf>,
+    facts: Option<PathBuf>,
 }
 
 fn options() -> Result<Options, BoxError> {
@@ -43,6 +48,7 @@ fn options() -> Result<Options, BoxError> {
         runs: 3,
         threads: 2,
         json: None,
+        facts: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -54,6 +60,7 @@ fn options() -> Result<Options, BoxError> {
                 opts.threads = args.next().ok_or("--threads needs a number")?.parse()?;
             }
             "--json" => opts.json = Some(args.next().ok_or("--json needs a file")?.into()),
+            "--facts" => opts.facts = Some(args.next().ok_or("--facts needs a file")?.into()),
             s if s.starts_with("--") => return Err(format!("unknown option {s}").into()),
             s => opts.corpus = PathBuf::from(s),
         }
@@ -221,18 +228,56 @@ fn cold_index(root: &RepoRoot, cache: Option<&Path>) -> Result<IndexStats, BoxEr
             IndexOptions {
                 cache_dir: Some(dir.to_path_buf()),
                 no_cache: false,
+                ..IndexOptions::default()
             }
         }
         None => IndexOptions {
             cache_dir: None,
             no_cache: true,
+            ..IndexOptions::default()
         },
     };
     Ok(CodeTool::new(root.clone(), options).index()?)
 }
 
+/// Writes each file's extracted facts, one line per file, for `cmp` against an earlier
+/// build's output.
+fn dump_facts(corpus: &Path, out: &Path) -> Result<(), BoxError> {
+    use std::fmt::Write as _;
+    let files = source_files(corpus);
+    let lines: Vec<String> = files
+        .par_iter()
+        .map(|(p, lang)| {
+            let rel = p.strip_prefix(corpus).unwrap_or(p).display().to_string();
+            let facts = match std::fs::read(p) {
+                Ok(src) if !is_binary(&src) => match extract(*lang, &src) {
+                    Ok(f) => format!("{f:?}"),
+                    Err(e) => format!("error: {e}"),
+                },
+                Ok(_) => "binary".to_string(),
+                Err(e) => format!("unreadable: {e}"),
+            };
+            format!("{rel}\t{facts}\n")
+        })
+        .collect();
+    let mut text = String::new();
+    for l in lines {
+        let _ = write!(text, "{l}");
+    }
+    std::fs::write(out, text)?;
+    println!(
+        "facts of {} files written to {}",
+        files.len(),
+        out.display()
+    );
+    Ok(())
+}
+
 fn main() -> Result<(), BoxError> {
     let opts = options()?;
+    if let Some(out) = &opts.facts {
+        return dump_facts(&opts.corpus, out);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()?;

@@ -2,16 +2,200 @@
 //! (`x := NewT()`, `&T{}`, declared parameters) and turns each call into a [`CallTarget`].
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
 use super::{
-    CallTarget, Compiled, FileFacts, Import, Path, RawCall, RawSymbol, Recv, line_of,
-    named_children, run_query, text, walk,
+    CallTarget, FileFacts, Import, Path, RawCall, RawSymbol, Recv, kind_id, line_of,
+    named_children, text, walk, walk_pruned,
 };
 use crate::code::model::Kind;
 
-pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
+/// Node kinds the walks test on every node, by id.
+struct Kinds {
+    call_expression: u16,
+    short_var_declaration: u16,
+    var_spec: u16,
+    func_literal: u16,
+    range_clause: u16,
+    type_identifier: u16,
+    qualified_type: u16,
+    comment: u16,
+}
+
+fn kinds() -> &'static Kinds {
+    static KINDS: OnceLock<Kinds> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let l = super::go_language();
+        let id = |k| kind_id(&l, k);
+        Kinds {
+            call_expression: id("call_expression"),
+            short_var_declaration: id("short_var_declaration"),
+            var_spec: id("var_spec"),
+            func_literal: id("func_literal"),
+            range_clause: id("range_clause"),
+            type_identifier: id("type_identifier"),
+            qualified_type: id("qualified_type"),
+            comment: id("comment"),
+        }
+    })
+}
+
+/// A definition found by [`definitions`]: the node, its kind and name, and the first
+/// comment of the comment block right above it, if any (see [`doc_comment`]).
+struct Def<'t> {
+    node: Node<'t>,
+    kind: Kind,
+    name: String,
+    /// Doc candidates, nearest first: the block above the node among its siblings, then
+    /// the one above its declaration (`type (…)`, `var (…)`) among the file's.
+    docs: [Option<Node<'t>>; 2],
+    /// `method_elem`: the interface's `type_spec`.
+    spec: Option<Node<'t>>,
+}
+
+/// Calls `f` with each child of `node` (anonymous ones included) and the first comment
+/// of the block of comment siblings that ends on the line right above it, if any. Each
+/// comment of the block must end on the line before the next one starts.
+fn children_with_docs<'t>(
+    node: Node<'t>,
+    comment: u16,
+    f: &mut impl FnMut(Node<'t>, Option<Node<'t>>),
+) {
+    let mut cursor = node.walk();
+    // The run of comment siblings just before the current child: its first comment and
+    // the last one's end row.
+    let mut run: Option<(Node<'t>, usize)> = None;
+    let mut prev_was_comment = false;
+    for c in node.children(&mut cursor) {
+        let row = c.start_position().row;
+        let above = run.filter(|(_, end)| prev_was_comment && end + 1 == row);
+        if c.kind_id() == comment {
+            let first = above.map_or(c, |(first, _)| first);
+            run = Some((first, c.end_position().row));
+            prev_was_comment = true;
+        } else {
+            f(c, above.map(|(first, _)| first));
+            run = None;
+            prev_was_comment = false;
+        }
+    }
+}
+
+/// The package-level definitions the query file describes, in source order: functions,
+/// methods, types (struct and interface kinds kept), interface methods, consts and vars.
+/// A spec that declares several names (`const a, b = 1, 2`) yields one definition per
+/// name, as the query yields one match per name.
+fn definitions<'t>(root: Node<'t>, src: &str, k: &Kinds) -> Vec<Def<'t>> {
+    let mut defs = Vec::new();
+    let names_of = |n: Node<'_>, kind: &str| -> Vec<String> {
+        let mut cursor = n.walk();
+        n.children_by_field_name("name", &mut cursor)
+            .filter(|c| c.kind() == kind)
+            .map(|c| text(c, src).to_string())
+            .collect()
+    };
+    let name_of = |n: Node<'_>, kind: &str| names_of(n, kind).into_iter().next();
+    children_with_docs(root, k.comment, &mut |top, top_doc| {
+        if !top.is_named() {
+            return;
+        }
+        match top.kind() {
+            "function_declaration" | "method_declaration" => {
+                let (kind, name_kind) = if top.kind() == "function_declaration" {
+                    (Kind::Function, "identifier")
+                } else {
+                    (Kind::Method, "field_identifier")
+                };
+                if let Some(name) = top
+                    .child_by_field_name("name")
+                    .filter(|n| n.kind() == name_kind)
+                {
+                    defs.push(Def {
+                        node: top,
+                        kind,
+                        name: text(name, src).to_string(),
+                        docs: [top_doc, None],
+                        spec: None,
+                    });
+                }
+            }
+            "type_declaration" => children_with_docs(top, k.comment, &mut |spec, doc| {
+                let is_spec = spec.kind() == "type_spec";
+                if !(is_spec || spec.kind() == "type_alias") {
+                    return;
+                }
+                let ty = spec.child_by_field_name("type");
+                let kind = match ty.map(|t| t.kind()) {
+                    Some("struct_type") if is_spec => Kind::Struct,
+                    Some("interface_type") if is_spec => Kind::Interface,
+                    _ => Kind::Type,
+                };
+                if let Some(name) = name_of(spec, "type_identifier") {
+                    defs.push(Def {
+                        node: spec,
+                        kind,
+                        name,
+                        docs: [doc, top_doc],
+                        spec: None,
+                    });
+                }
+                if let Some(t) = ty
+                    && kind == Kind::Interface
+                {
+                    children_with_docs(t, k.comment, &mut |elem, doc| {
+                        if elem.kind() == "method_elem"
+                            && let Some(name) = name_of(elem, "field_identifier")
+                        {
+                            defs.push(Def {
+                                node: elem,
+                                kind: Kind::Method,
+                                name,
+                                docs: [doc, None],
+                                spec: Some(spec),
+                            });
+                        }
+                    });
+                }
+            }),
+            "const_declaration" | "var_declaration" => {
+                let (kind, spec_kind) = if top.kind() == "const_declaration" {
+                    (Kind::Const, "const_spec")
+                } else {
+                    (Kind::Var, "var_spec")
+                };
+                children_with_docs(top, k.comment, &mut |c, doc| {
+                    let mut push = |spec: Node<'t>, doc| {
+                        for name in names_of(spec, "identifier") {
+                            defs.push(Def {
+                                node: spec,
+                                kind,
+                                name,
+                                docs: [doc, top_doc],
+                                spec: None,
+                            });
+                        }
+                    };
+                    if c.kind() == spec_kind {
+                        push(c, doc);
+                    } else if kind == Kind::Var && c.kind() == "var_spec_list" {
+                        children_with_docs(c, k.comment, &mut |v, doc| {
+                            if v.kind() == spec_kind {
+                                push(v, doc);
+                            }
+                        });
+                    }
+                });
+            }
+            _ => {}
+        }
+    });
+    defs
+}
+
+pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
+    let k = kinds();
     let root = tree.root_node();
     let mut facts = FileFacts::default();
     for child in named_children(root) {
@@ -53,33 +237,16 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
         })
         .collect();
 
-    let hits = run_query(q, tree, src);
-    // The generic `type` pattern also matches structs and interfaces: keep the specific kind.
-    let mut def_kind: HashMap<usize, (Kind, String, Node<'_>)> = HashMap::new();
-    let mut order = Vec::new();
-    for h in hits {
-        // Reference patterns are disabled: calls come from the body walk.
-        if let Some(kind) = h.def {
-            let id = h.node.id();
-            match def_kind.get(&id) {
-                Some((Kind::Struct | Kind::Interface, _, _)) => {}
-                Some(_) => {
-                    def_kind.insert(id, (kind, h.name, h.node));
-                }
-                None => {
-                    order.push(id);
-                    def_kind.insert(id, (kind, h.name, h.node));
-                }
-            }
-        }
-    }
-
-    for id in order {
-        let Some((kind, name, node)) = def_kind.remove(&id) else {
-            continue;
-        };
+    for def in definitions(root, src, k) {
+        let Def {
+            node,
+            kind,
+            name,
+            docs,
+            spec,
+        } = def;
         let mut sym = RawSymbol::new(name, kind, node, src);
-        sym.doc = doc_comment(node, src);
+        sym.doc = doc_comment(docs, src);
         let keyword = match node.kind() {
             "type_spec" | "type_alias" => "type ",
             "const_spec" => "const ",
@@ -159,8 +326,7 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
                 }
             }
             "method_elem" => {
-                // The interface is the type_spec two levels up.
-                if let Some(spec) = node.parent().and_then(|p| p.parent())
+                if let Some(spec) = spec
                     && let Some(n) = spec.child_by_field_name("name")
                 {
                     sym.container = vec![text(n, src).to_string()];
@@ -209,7 +375,7 @@ pub fn default_import_name(path: &str) -> &str {
 
 /// The named type a type expression denotes, pointer removed: `*model.Issue` →
 /// `["model", "Issue"]`. `None` for slices, maps, functions and other unnamed types.
-fn type_ref(node: Node<'_>, src: &[u8]) -> Option<Path> {
+fn type_ref(node: Node<'_>, src: &str) -> Option<Path> {
     match node.kind() {
         "type_identifier" => Some(vec![text(node, src).to_string()]),
         "qualified_type" => {
@@ -229,26 +395,30 @@ fn type_ref(node: Node<'_>, src: &[u8]) -> Option<Path> {
 }
 
 /// Every named type mentioned under `node` (inside slices, maps, pointers, funcs).
-fn collect_named_types(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
-    walk(node, &mut |n| {
-        let parent_is_qualified = n.parent().is_some_and(|p| p.kind() == "qualified_type");
-        if ((n.kind() == "type_identifier" && !parent_is_qualified) || n.kind() == "qualified_type")
+fn collect_named_types(node: Node<'_>, src: &str, out: &mut Vec<Path>) {
+    let k = kinds();
+    // A qualified type's own `type_identifier` is part of it: not entered.
+    walk_pruned(node, &mut |n| {
+        let id = n.kind_id();
+        let qualified = id == k.qualified_type;
+        if (qualified || id == k.type_identifier)
             && let Some(tr) = type_ref(n, src)
             && !out.contains(&tr)
         {
             out.push(tr);
         }
+        !qualified
     });
 }
 
-fn recv_of_type(t: Node<'_>, src: &[u8]) -> Recv {
+fn recv_of_type(t: Node<'_>, src: &str) -> Recv {
     match type_ref(t, src) {
         Some(tr) => Recv::Typed(tr),
         None => Recv::Opaque,
     }
 }
 
-fn bind_params(list: Node<'_>, src: &[u8], scope: &mut HashMap<String, Recv>) {
+fn bind_params(list: Node<'_>, src: &str, scope: &mut HashMap<String, Recv>) {
     for p in named_children(list) {
         let Some(t) = p.child_by_field_name("type") else {
             continue;
@@ -265,47 +435,58 @@ fn bind_params(list: Node<'_>, src: &[u8], scope: &mut HashMap<String, Recv>) {
     }
 }
 
-fn struct_fields(st: Node<'_>, src: &[u8], sym: &mut RawSymbol) {
-    walk(st, &mut |n| {
-        if n.kind() != "field_declaration" || n.parent().and_then(|p| p.parent()) != Some(st) {
-            return;
-        }
-        let Some(t) = n.child_by_field_name("type") else {
-            return;
-        };
-        let mut cursor = n.walk();
-        let names: Vec<_> = n
-            .children_by_field_name("name", &mut cursor)
-            .map(|x| text(x, src).to_string())
-            .collect();
-        if names.is_empty() {
-            if let Some(tr) = type_ref(t, src) {
-                if let Some(last) = tr.last() {
-                    sym.fields.push((last.clone(), Recv::Typed(tr.clone())));
-                }
-                sym.bases.push(tr);
-            }
-        } else {
-            let recv = recv_of_type(t, src);
-            for name in names {
-                sym.fields.push((name, recv.clone()));
+/// The fields of a struct type: the `field_declaration`s of its field list (those of
+/// nested anonymous structs are not its own).
+fn struct_fields(st: Node<'_>, src: &str, sym: &mut RawSymbol) {
+    for list in named_children(st) {
+        for n in named_children(list) {
+            if n.kind() == "field_declaration" {
+                struct_field(n, src, sym);
             }
         }
-    });
+    }
+}
+
+/// One field declaration: named fields, or an embedded type (a field and a base).
+fn struct_field(n: Node<'_>, src: &str, sym: &mut RawSymbol) {
+    let Some(t) = n.child_by_field_name("type") else {
+        return;
+    };
+    let mut cursor = n.walk();
+    let names: Vec<_> = n
+        .children_by_field_name("name", &mut cursor)
+        .map(|x| text(x, src).to_string())
+        .collect();
+    if names.is_empty() {
+        if let Some(tr) = type_ref(t, src) {
+            if let Some(last) = tr.last() {
+                sym.fields.push((last.clone(), Recv::Typed(tr.clone())));
+            }
+            sym.bases.push(tr);
+        }
+    } else {
+        let recv = recv_of_type(t, src);
+        for name in names {
+            sym.fields.push((name, recv.clone()));
+        }
+    }
 }
 
 /// Types the local variables of a function body from their declarations and initializers,
 /// and collects its calls (the `@reference.call` nodes of the query file).
 fn bind_locals<'t>(
     body: Node<'t>,
-    src: &[u8],
+    src: &str,
     imports: &HashSet<String>,
     scope: &mut HashMap<String, Recv>,
     calls: &mut Vec<Node<'t>>,
 ) {
-    walk(body, &mut |n| match n.kind() {
-        "call_expression" => calls.push(n),
-        "short_var_declaration" => {
+    let k = kinds();
+    walk(body, &mut |n| {
+        let id = n.kind_id();
+        if id == k.call_expression {
+            calls.push(n);
+        } else if id == k.short_var_declaration {
             let (Some(left), Some(right)) = (
                 n.child_by_field_name("left"),
                 n.child_by_field_name("right"),
@@ -325,8 +506,7 @@ fn bind_locals<'t>(
                 };
                 scope.insert(text(*l, src).to_string(), recv);
             }
-        }
-        "var_spec" => {
+        } else if id == k.var_spec {
             let recv = if let Some(t) = n.child_by_field_name("type") {
                 recv_of_type(t, src)
             } else if let Some(v) = n.child_by_field_name("value") {
@@ -342,28 +522,25 @@ fn bind_locals<'t>(
             for name in names {
                 scope.insert(text(name, src).to_string(), recv.clone());
             }
-        }
-        "func_literal" => {
+        } else if id == k.func_literal {
             if let Some(params) = n.child_by_field_name("parameters") {
                 bind_params(params, src, scope);
             }
-        }
-        "range_clause" => {
-            if let Some(left) = n.child_by_field_name("left") {
-                for l in named_children(left) {
-                    scope
-                        .entry(text(l, src).to_string())
-                        .or_insert(Recv::Unknown);
-                }
+        } else if id == k.range_clause
+            && let Some(left) = n.child_by_field_name("left")
+        {
+            for l in named_children(left) {
+                scope
+                    .entry(text(l, src).to_string())
+                    .or_insert(Recv::Unknown);
             }
         }
-        _ => {}
     });
 }
 
 fn expr_recv(
     e: Node<'_>,
-    src: &[u8],
+    src: &str,
     scope: &HashMap<String, Recv>,
     imports: &HashSet<String>,
 ) -> Recv {
@@ -430,7 +607,7 @@ fn expr_recv(
 
 fn call_target(
     function: Node<'_>,
-    src: &[u8],
+    src: &str,
     scope: &HashMap<String, Recv>,
     imports: &HashSet<String>,
 ) -> Option<CallTarget> {
@@ -485,48 +662,19 @@ fn call_target(
     }
 }
 
-/// The first line of the comment block right above a declaration.
-fn doc_comment(node: Node<'_>, src: &[u8]) -> Option<String> {
-    let mut candidates = vec![node];
-    if let Some(p) = node.parent() {
-        if matches!(
-            p.kind(),
-            "type_declaration" | "const_declaration" | "var_declaration"
-        ) {
-            candidates.push(p);
-        }
-        if p.kind() == "var_spec_list"
-            && let Some(pp) = p.parent()
-        {
-            candidates.push(pp);
-        }
-    }
-    for c in candidates {
-        let mut row = c.start_position().row;
-        let mut first = None;
-        let mut prev = c.prev_sibling();
-        while let Some(p) = prev {
-            if p.kind() != "comment" || p.end_position().row + 1 != row {
-                break;
-            }
-            row = p.start_position().row;
-            first = Some(p);
-            prev = p.prev_sibling();
-        }
-        if let Some(f) = first {
-            let t = text(f, src);
-            let line = t
-                .lines()
-                .map(|l| {
-                    l.trim()
-                        .trim_start_matches("//")
-                        .trim_start_matches("/*")
-                        .trim_end_matches("*/")
-                        .trim()
-                })
-                .find(|l| !l.is_empty())?;
-            return Some(super::shorten(line, 160));
-        }
-    }
-    None
+/// The first line of the comment block right above a declaration: the first of `docs`
+/// (found by [`children_with_docs`]) that is there.
+fn doc_comment(docs: [Option<Node<'_>>; 2], src: &str) -> Option<String> {
+    let first = docs.into_iter().flatten().next()?;
+    let line = text(first, src)
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("//")
+                .trim_start_matches("/*")
+                .trim_end_matches("*/")
+                .trim()
+        })
+        .find(|l| !l.is_empty())?;
+    Some(super::shorten(line, 160))
 }

@@ -8,17 +8,24 @@
 //! declared type of a variable, the class a `self` belongs to) for the linker to resolve
 //! them.
 //!
-//! Definitions and call sites come from tags.scm-style queries (`crates/tools/queries/`);
-//! the tree is walked by hand only to qualify names and to type local variables.
+//! What counts as a definition or a call site is specified by tags.scm-style queries
+//! (`crates/tools/queries/`). Running them costs as much as a third of the parse, so the
+//! extractors find the same nodes in one hand walk of the declarations (Go: the top-level
+//! declarations; Python: module and class bodies) and of each function body, which also
+//! qualifies names and types local variables. The tests check that the walk and the
+//! queries find the same definitions.
 
 mod go;
 pub use go::default_import_name as go_import_name;
 mod python;
 
+#[cfg(test)]
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Parser, Tree};
+#[cfg(test)]
+use tree_sitter::{Query, QueryCursor, StreamingIterator};
 
 use super::model::{Kind, Language};
 
@@ -90,7 +97,7 @@ pub struct RawSymbol {
 }
 
 impl RawSymbol {
-    fn new(name: String, kind: Kind, node: Node<'_>, src: &[u8]) -> Self {
+    fn new(name: String, kind: Kind, node: Node<'_>, src: &str) -> Self {
         RawSymbol {
             name,
             container: Vec::new(),
@@ -166,7 +173,9 @@ pub enum ExtractError {
     Query(String),
 }
 
-/// A compiled query with the indices of the captures the extractors use.
+/// A compiled query with the indices of the captures: the specification the extractors'
+/// walks are tested against.
+#[cfg(test)]
 pub(crate) struct Compiled {
     /// The definition patterns only: reference patterns disabled.
     pub query: Query,
@@ -182,6 +191,7 @@ pub(crate) struct Compiled {
 /// decorated nested class > block > decorated method); deeper matches are local ones.
 pub const PYTHON_MAX_START_DEPTH: u32 = 9;
 
+#[cfg(test)]
 fn compile(
     language: &tree_sitter::Language,
     src: &str,
@@ -239,6 +249,7 @@ pub(crate) fn python_language() -> tree_sitter::Language {
 }
 
 /// The compiled query for a language (compiled once, shared by every thread).
+#[cfg(test)]
 pub(crate) fn query(language: Language) -> Result<&'static Compiled, ExtractError> {
     static GO: OnceLock<Result<Compiled, String>> = OnceLock::new();
     static PY: OnceLock<Result<Compiled, String>> = OnceLock::new();
@@ -281,14 +292,13 @@ pub fn parse_only(language: Language, src: &[u8]) -> Result<Tree, ExtractError> 
 
 /// Extracts the facts of one file.
 pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError> {
-    if std::str::from_utf8(src).is_err() {
+    let Ok(text) = std::str::from_utf8(src) else {
         return Err(ExtractError::NotUtf8);
-    }
+    };
     let tree = parse_only(language, src)?;
-    let q = query(language)?;
     let mut facts = match language {
-        Language::Go => go::extract(&tree, src, q),
-        Language::Python => python::extract(&tree, src, q),
+        Language::Go => go::extract(&tree, text),
+        Language::Python => python::extract(&tree, text),
     };
     facts.lines = count_lines(src);
     facts.had_errors = tree.root_node().has_error();
@@ -303,6 +313,7 @@ pub fn count_lines(src: &[u8]) -> u32 {
 }
 
 /// One query match, flattened: the definition or call node, its kind, and its name.
+#[cfg(test)]
 pub(crate) struct Hit<'t> {
     pub node: Node<'t>,
     pub name: String,
@@ -311,10 +322,11 @@ pub(crate) struct Hit<'t> {
 }
 
 /// Runs the query and returns definitions and calls in source order.
-pub(crate) fn run_query<'t>(q: &Compiled, tree: &'t Tree, src: &[u8]) -> Vec<Hit<'t>> {
+#[cfg(test)]
+pub(crate) fn run_query<'t>(q: &Compiled, tree: &'t Tree, src: &str) -> Vec<Hit<'t>> {
     let mut cursor = QueryCursor::new();
     cursor.set_max_start_depth(Some(q.max_start_depth));
-    let mut matches = cursor.matches(&q.query, tree.root_node(), src);
+    let mut matches = cursor.matches(&q.query, tree.root_node(), src.as_bytes());
     let mut hits = Vec::new();
     while let Some(m) = matches.next() {
         let mut name = None;
@@ -335,9 +347,10 @@ pub(crate) fn run_query<'t>(q: &Compiled, tree: &'t Tree, src: &[u8]) -> Vec<Hit
     hits
 }
 
-/// The text of a node (empty if it is not UTF-8, which [`extract`] has ruled out).
-pub(crate) fn text<'s>(node: Node<'_>, src: &'s [u8]) -> &'s str {
-    node.utf8_text(src).unwrap_or("")
+/// The text of a node: a slice of the source, which [`extract`] checked is UTF-8 once for
+/// the whole file (empty if the node's range were not on character boundaries).
+pub(crate) fn text<'s>(node: Node<'_>, src: &'s str) -> &'s str {
+    src.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
 /// 1-based line of a node.
@@ -346,7 +359,7 @@ pub(crate) fn line_of(node: Node<'_>) -> u32 {
 }
 
 /// The first line of a node's text, trimmed and cut to a readable length.
-pub(crate) fn first_line(node: Node<'_>, src: &[u8]) -> String {
+pub(crate) fn first_line(node: Node<'_>, src: &str) -> String {
     let t = text(node, src);
     let line = t.lines().next().unwrap_or("").trim();
     let line = line.strip_suffix('{').unwrap_or(line).trim_end();
@@ -367,6 +380,31 @@ pub(crate) fn shorten(s: &str, max: usize) -> String {
 pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
+}
+
+/// Visits the named nodes under `node` (depth first, `node` included) with one cursor and
+/// no allocation per node; `f` returns whether to descend into the node it was given.
+pub(crate) fn walk_pruned<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>) -> bool) {
+    let mut cursor = node.walk();
+    'outer: loop {
+        let n = cursor.node();
+        let descend = !n.is_named() || f(n);
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+}
+
+/// The id of a named node kind, compared with [`Node::kind_id`] in the walks instead of
+/// the kind's name (which costs a `strlen` and a UTF-8 check per node). 0 if the grammar
+/// has no such kind, which the extractors' tests rule out.
+pub(crate) fn kind_id(language: &tree_sitter::Language, kind: &str) -> u16 {
+    language.id_for_node_kind(kind, true)
 }
 
 /// Visits every named node under `node` (depth first, `node` included), with one cursor
@@ -458,5 +496,161 @@ mod tests {
             extract(Language::Go, b"package a\xff\xfe").unwrap_err(),
             ExtractError::NotUtf8
         );
+    }
+
+    /// The definitions the query file describes, as (line, name), sorted, the way the
+    /// walks must find them: one per node and name (Go's generic `type` pattern matches
+    /// structs and interfaces again); Python, those with no function around them.
+    fn query_definitions(language: Language, src: &str) -> Vec<(u32, String)> {
+        let tree = parse_only(language, src.as_bytes()).unwrap();
+        let mut out: Vec<(usize, u32, String)> = Vec::new();
+        for hit in run_query(query(language).unwrap(), &tree, src) {
+            if hit.def.is_none() {
+                continue;
+            }
+            let mut p = hit.node.parent();
+            let mut local = false;
+            while let Some(n) = p {
+                local |= n.kind() == "function_definition";
+                p = n.parent();
+            }
+            if local {
+                continue;
+            }
+            let def = (hit.node.id(), line_of(hit.node), hit.name);
+            if !out.contains(&def) {
+                out.push(def);
+            }
+        }
+        let mut defs: Vec<_> = out.into_iter().map(|(_, l, n)| (l, n)).collect();
+        defs.sort();
+        defs
+    }
+
+    fn sorted(mut v: Vec<(u32, String)>) -> Vec<(u32, String)> {
+        v.sort();
+        v
+    }
+
+    fn walked_definitions(language: Language, src: &str) -> Vec<(u32, String)> {
+        let facts = extract(language, src.as_bytes()).unwrap();
+        facts
+            .symbols
+            .into_iter()
+            .map(|s| (s.line, s.name))
+            .collect()
+    }
+
+    fn sources(dir: &std::path::Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                sources(&p, ext, out);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn the_walks_find_the_definitions_the_queries_describe() {
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../evals/fixtures");
+        let mut checked = [0usize; 2];
+        for (i, (language, dir, ext)) in [
+            (Language::Go, "relay", "go"),
+            (Language::Python, "ledger", "py"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut files = Vec::new();
+            sources(&fixtures.join(dir), ext, &mut files);
+            for f in files {
+                let src = std::fs::read_to_string(&f).unwrap();
+                let want = query_definitions(language, &src);
+                let got = sorted(walked_definitions(language, &src));
+                assert_eq!(got, want, "{}", f.display());
+                checked[i] += want.len();
+            }
+        }
+        assert!(checked[0] > 100 && checked[1] > 100, "{checked:?}");
+
+        let go = "package p\n\nconst a, b = 1, 2\n\n// V doc\nvar (\n\tV int\n\tw, x = 1, 2\n)\n\n\
+                  type (\n\t// I doc\n\tI interface {\n\t\tM() error\n\t}\n\tS struct{ f int }\n)\n\n\
+                  func F() { type local struct{}; var y = 1; _ = y }\n";
+        assert_eq!(
+            walked_definitions(Language::Go, go),
+            [
+                (3, "a"),
+                (3, "b"),
+                (7, "V"),
+                (8, "w"),
+                (8, "x"),
+                (13, "I"),
+                (14, "M"),
+                (16, "S"),
+                (19, "F")
+            ]
+            .map(|(l, n)| (l, n.to_string()))
+        );
+        // The query matches only `a` in `const a, b = 1, 2` (a quirk of tree-sitter's
+        // matching of repeated fields, not the query file's intent; in `var (…)` it finds
+        // both): every name is a definition.
+        let mut from_query = query_definitions(Language::Go, go);
+        from_query.insert(1, (3, "b".to_string()));
+        assert_eq!(sorted(walked_definitions(Language::Go, go)), from_query);
+        let facts = extract(Language::Go, go.as_bytes()).unwrap();
+        let docs: Vec<_> = facts.symbols.iter().map(|s| s.doc.as_deref()).collect();
+        assert_eq!(
+            docs,
+            [
+                None,
+                None,
+                Some("V doc"),
+                Some("V doc"),
+                Some("V doc"),
+                Some("I doc"),
+                None,
+                None,
+                None
+            ]
+        );
+
+        let py = "import a\nX = 1\nclass C:\n    class D:\n        def m(self):\n            import b\n\
+                  \n            def local(): pass\n    if True:\n        def n(self): pass\n\
+                  def f():\n    class L:\n        def g(self): pass\n";
+        assert_eq!(
+            walked_definitions(Language::Python, py),
+            [(2, "X"), (3, "C"), (4, "D"), (5, "m"), (10, "n"), (11, "f")]
+                .map(|(l, n)| (l, n.to_string()))
+        );
+        assert_eq!(
+            sorted(walked_definitions(Language::Python, py)),
+            query_definitions(Language::Python, py)
+        );
+        let facts = extract(Language::Python, py.as_bytes()).unwrap();
+        let imports: Vec<_> = facts.imports.iter().map(|i| i.module.as_str()).collect();
+        assert_eq!(imports, ["a", "b"]);
+        assert_eq!(facts.symbols[3].container, ["C", "D"]);
+    }
+
+    #[test]
+    fn walk_kinds_exist_in_the_grammars() {
+        for (lang, kinds) in [
+            (
+                go_language(),
+                &["call_expression", "qualified_type", "comment", "var_spec"][..],
+            ),
+            (
+                python_language(),
+                &["call", "assignment", "import_from_statement", "module"][..],
+            ),
+        ] {
+            for k in kinds {
+                assert_ne!(kind_id(&lang, k), 0, "{k}");
+            }
+        }
+        assert_eq!(kind_id(&go_language(), "no_such_kind"), 0);
     }
 }

@@ -3,12 +3,13 @@
 //! turns each call into a [`CallTarget`].
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
 use super::{
-    CallTarget, Compiled, FileFacts, Import, Path, RawCall, RawSymbol, Recv, line_of,
-    named_children, run_query, shorten, text, walk,
+    CallTarget, FileFacts, Import, PYTHON_MAX_START_DEPTH, Path, RawCall, RawSymbol, Recv, kind_id,
+    line_of, named_children, shorten, text, walk_pruned,
 };
 use crate::code::model::Kind;
 
@@ -32,199 +33,64 @@ const WRAPPERS: [&str; 16] = [
     "tuple",
 ];
 
-pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
-    let root = tree.root_node();
-    let mut facts = FileFacts::default();
-    walk(root, &mut |n| match n.kind() {
-        "import_statement" => {
-            for c in named_children(n) {
-                match c.kind() {
-                    "dotted_name" => {
-                        let module = text(c, src).to_string();
-                        let local = module.split('.').next().unwrap_or("").to_string();
-                        facts.imports.push(Import {
-                            local,
-                            level: 0,
-                            module: local_top(&module),
-                            name: None,
-                        });
-                    }
-                    "aliased_import" => {
-                        if let (Some(name), Some(alias)) = (
-                            c.child_by_field_name("name"),
-                            c.child_by_field_name("alias"),
-                        ) {
-                            facts.imports.push(Import {
-                                local: text(alias, src).to_string(),
-                                level: 0,
-                                module: text(name, src).to_string(),
-                                name: None,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        "import_from_statement" => {
-            let Some(m) = n.child_by_field_name("module_name") else {
-                return;
-            };
-            let (level, module) = if m.kind() == "relative_import" {
-                let mut level = 0;
-                let mut module = String::new();
-                for c in named_children(m) {
-                    match c.kind() {
-                        "import_prefix" => level = text(c, src).len() as u32,
-                        "dotted_name" => module = text(c, src).to_string(),
-                        _ => {}
-                    }
-                }
-                (level, module)
-            } else {
-                (0, text(m, src).to_string())
-            };
-            let mut cursor = n.walk();
-            for c in n.children_by_field_name("name", &mut cursor) {
-                let (name, local) = match c.kind() {
-                    "aliased_import" => match (
-                        c.child_by_field_name("name"),
-                        c.child_by_field_name("alias"),
-                    ) {
-                        (Some(nm), Some(al)) => (text(nm, src), text(al, src)),
-                        _ => continue,
-                    },
-                    _ => (text(c, src), text(c, src)),
-                };
-                facts.imports.push(Import {
-                    local: local.to_string(),
-                    level,
-                    module: module.clone(),
-                    name: Some(name.to_string()),
-                });
-            }
-        }
-        _ => {}
-    });
+/// Node kinds the walks test on every node, by id.
+struct Kinds {
+    module: u16,
+    import_statement: u16,
+    import_from_statement: u16,
+    class_definition: u16,
+    function_definition: u16,
+    expression_statement: u16,
+    assignment: u16,
+    identifier: u16,
+    call: u16,
+}
 
-    let hits = run_query(q, tree, src);
-    // Index of each class symbol by its qualified chain ("Settings.Config").
-    let mut classes: HashMap<String, usize> = HashMap::new();
-    let mut pending_attrs: Vec<(String, String, Recv)> = Vec::new();
-    for h in hits {
-        // Reference patterns are disabled: calls come from the body walk.
-        let Some(kind) = h.def else {
-            continue;
-        };
-        let node = h.node;
-        let mut scope = HashMap::new();
-        let sym = match node.kind() {
-            "class_definition" => {
-                let Some(chain) = enclosing_classes(node, src) else {
-                    continue;
-                };
-                let mut sym = RawSymbol::new(h.name, Kind::Class, node, src);
-                sym.container = chain;
-                if let Some(supers) = node.child_by_field_name("superclasses") {
-                    for b in named_children(supers) {
-                        let b = if b.kind() == "subscript" {
-                            b.child_by_field_name("value").unwrap_or(b)
-                        } else {
-                            b
-                        };
-                        if let Some(p) = dotted(b, src)
-                            && p.first().is_some_and(|f| f != "object")
-                        {
-                            sym.bases.push(p);
-                        }
-                    }
-                }
-                if let Some(body) = node.child_by_field_name("body") {
-                    sym.doc = docstring(body, src);
-                    for st in named_children(body) {
-                        if st.kind() != "expression_statement" {
-                            continue;
-                        }
-                        for a in named_children(st) {
-                            if a.kind() == "assignment"
-                                && let (Some(l), Some(t)) =
-                                    (a.child_by_field_name("left"), a.child_by_field_name("type"))
-                                && l.kind() == "identifier"
-                                && let Some(p) = annotation_type(t, src)
-                            {
-                                sym.fields.push((text(l, src).to_string(), Recv::Typed(p)));
-                            }
-                        }
-                    }
-                }
-                let mut key = sym.container.clone();
-                key.push(sym.name.clone());
-                classes.insert(key.join("."), facts.symbols.len());
-                sym
-            }
-            "function_definition" => {
-                let Some(chain) = enclosing_classes(node, src) else {
-                    continue;
-                };
-                let is_method = !chain.is_empty();
-                let mut sym = RawSymbol::new(
-                    h.name,
-                    if is_method {
-                        Kind::Method
-                    } else {
-                        Kind::Function
-                    },
-                    node,
-                    src,
-                );
-                sym.container = chain;
-                sym.signature = def_signature(node, src);
-                if let Some(params) = node.child_by_field_name("parameters") {
-                    bind_params(params, src, is_method, &mut scope, &mut sym.uses);
-                }
-                if let Some(rt) = node.child_by_field_name("return_type") {
-                    collect_annotation_types(rt, src, &mut sym.uses);
-                    if let Some(p) = annotation_type(rt, src) {
-                        sym.results.push(p);
-                    }
-                }
-                if let Some(body) = node.child_by_field_name("body") {
-                    sym.doc = docstring(body, src);
-                    let class_key = sym.container.join(".");
-                    let mut calls = Vec::new();
-                    bind_locals(
-                        body,
-                        src,
-                        &mut scope,
-                        &mut |attr, recv| {
-                            if is_method {
-                                pending_attrs.push((class_key.clone(), attr, recv));
-                            }
-                        },
-                        &mut calls,
-                    );
-                    for call in calls {
-                        if let Some(function) = call.child_by_field_name("function")
-                            && let Some(target) = call_target(function, src, &scope, is_method)
-                        {
-                            sym.calls.push(RawCall {
-                                line: line_of(call),
-                                target,
-                            });
-                        }
-                    }
-                }
-                sym
-            }
-            "assignment" => {
-                let mut sym = RawSymbol::new(h.name, kind, node, src);
-                sym.kind = assignment_kind(&sym.name, node, src);
-                sym
-            }
-            _ => continue,
-        };
-        facts.symbols.push(sym);
-    }
+fn kinds() -> &'static Kinds {
+    static KINDS: OnceLock<Kinds> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let l = super::python_language();
+        let id = |k| kind_id(&l, k);
+        Kinds {
+            module: id("module"),
+            import_statement: id("import_statement"),
+            import_from_statement: id("import_from_statement"),
+            class_definition: id("class_definition"),
+            function_definition: id("function_definition"),
+            expression_statement: id("expression_statement"),
+            assignment: id("assignment"),
+            identifier: id("identifier"),
+            call: id("call"),
+        }
+    })
+}
+
+/// One file's extraction in progress.
+struct Extractor<'s> {
+    src: &'s str,
+    k: &'static Kinds,
+    facts: FileFacts,
+    /// Index of each class symbol by its qualified chain ("Settings.Config").
+    classes: HashMap<String, usize>,
+    /// `self.attr = value` found in methods: (class chain, attribute, what it holds).
+    pending_attrs: Vec<(String, String, Recv)>,
+}
+
+pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
+    let mut x = Extractor {
+        src,
+        k: kinds(),
+        facts: FileFacts::default(),
+        classes: HashMap::new(),
+        pending_attrs: Vec::new(),
+    };
+    x.scope_walk(tree.root_node());
+    let Extractor {
+        mut facts,
+        classes,
+        pending_attrs,
+        ..
+    } = x;
     for (class, attr, recv) in pending_attrs {
         if let Some(&i) = classes.get(&class) {
             let fields = &mut facts.symbols[i].fields;
@@ -235,37 +101,279 @@ pub(super) fn extract(tree: &Tree, src: &[u8], q: &Compiled) -> FileFacts {
             }
         }
     }
-
     facts
+}
+
+impl Extractor<'_> {
+    /// One pre-order pass over the module outside function bodies: the definitions of
+    /// the query file (classes and functions not inside a function, at most
+    /// `PYTHON_MAX_START_DEPTH` deep; module-level assignments), the imports, and each
+    /// function body through [`bind_locals`]. Expression statements are not entered
+    /// (they hold neither definitions nor imports), nor are function bodies twice.
+    fn scope_walk(&mut self, root: Node<'_>) {
+        let k = self.k;
+        let root_is_module = root.kind_id() == k.module;
+        let mut cursor = root.walk();
+        let mut depth = 0u32;
+        // The classes around the current node, outermost first, with their depth.
+        let mut chain: Vec<(u32, String)> = Vec::new();
+        'outer: loop {
+            let n = cursor.node();
+            let mut descend = true;
+            if n.is_named() {
+                while chain.last().is_some_and(|(d, _)| *d >= depth) {
+                    chain.pop();
+                }
+                let id = n.kind_id();
+                if id == k.import_statement || id == k.import_from_statement {
+                    import(n, self.src, &mut self.facts.imports);
+                    descend = false;
+                } else if id == k.function_definition {
+                    if depth <= PYTHON_MAX_START_DEPTH
+                        && let Some(name) = n.child_by_field_name("name")
+                        && name.kind_id() == k.identifier
+                    {
+                        let names: Vec<String> = chain.iter().map(|(_, c)| c.clone()).collect();
+                        self.function(n, text(name, self.src).to_string(), names);
+                    } else {
+                        // Too deep to be a definition; its imports still count.
+                        imports_under(n, self.src, k, &mut self.facts.imports);
+                    }
+                    descend = false;
+                } else if id == k.class_definition {
+                    let name = n.child_by_field_name("name");
+                    if depth <= PYTHON_MAX_START_DEPTH
+                        && let Some(name) = name
+                        && name.kind_id() == k.identifier
+                    {
+                        let names: Vec<String> = chain.iter().map(|(_, c)| c.clone()).collect();
+                        self.class(n, text(name, self.src).to_string(), names);
+                    }
+                    if let Some(name) = name {
+                        chain.push((depth, text(name, self.src).to_string()));
+                    }
+                } else if id == k.expression_statement {
+                    if depth == 1 && root_is_module {
+                        self.module_vars(n);
+                    }
+                    descend = false;
+                }
+            }
+            if descend && cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    /// `NAME = …` at module level: a var, const or type alias.
+    fn module_vars(&mut self, st: Node<'_>) {
+        let mut cursor = st.walk();
+        for a in st.named_children(&mut cursor) {
+            if a.kind_id() == self.k.assignment
+                && let Some(left) = a.child_by_field_name("left")
+                && left.kind_id() == self.k.identifier
+            {
+                let name = text(left, self.src).to_string();
+                let kind = assignment_kind(&name, a, self.src);
+                self.facts
+                    .symbols
+                    .push(RawSymbol::new(name, kind, a, self.src));
+            }
+        }
+    }
+
+    fn class(&mut self, node: Node<'_>, name: String, chain: Vec<String>) {
+        let src = self.src;
+        let mut sym = RawSymbol::new(name, Kind::Class, node, src);
+        sym.container = chain;
+        if let Some(supers) = node.child_by_field_name("superclasses") {
+            for b in named_children(supers) {
+                let b = if b.kind() == "subscript" {
+                    b.child_by_field_name("value").unwrap_or(b)
+                } else {
+                    b
+                };
+                if let Some(p) = dotted(b, src)
+                    && p.first().is_some_and(|f| f != "object")
+                {
+                    sym.bases.push(p);
+                }
+            }
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            sym.doc = docstring(body, src);
+            for st in named_children(body) {
+                if st.kind_id() != self.k.expression_statement {
+                    continue;
+                }
+                for a in named_children(st) {
+                    if a.kind_id() == self.k.assignment
+                        && let (Some(l), Some(t)) =
+                            (a.child_by_field_name("left"), a.child_by_field_name("type"))
+                        && l.kind_id() == self.k.identifier
+                        && let Some(p) = annotation_type(t, src)
+                    {
+                        sym.fields.push((text(l, src).to_string(), Recv::Typed(p)));
+                    }
+                }
+            }
+        }
+        let mut key = sym.container.clone();
+        key.push(sym.name.clone());
+        self.classes.insert(key.join("."), self.facts.symbols.len());
+        self.facts.symbols.push(sym);
+    }
+
+    fn function(&mut self, node: Node<'_>, name: String, chain: Vec<String>) {
+        let src = self.src;
+        let is_method = !chain.is_empty();
+        let kind = if is_method {
+            Kind::Method
+        } else {
+            Kind::Function
+        };
+        let mut sym = RawSymbol::new(name, kind, node, src);
+        sym.container = chain;
+        sym.signature = def_signature(node, src);
+        let mut scope = HashMap::new();
+        if let Some(params) = node.child_by_field_name("parameters") {
+            bind_params(params, src, is_method, &mut scope, &mut sym.uses);
+        }
+        if let Some(rt) = node.child_by_field_name("return_type") {
+            collect_annotation_types(rt, src, &mut sym.uses);
+            if let Some(p) = annotation_type(rt, src) {
+                sym.results.push(p);
+            }
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            sym.doc = docstring(body, src);
+            let class_key = sym.container.join(".");
+            let mut calls = Vec::new();
+            let pending = &mut self.pending_attrs;
+            bind_locals(
+                body,
+                src,
+                self.k,
+                &mut scope,
+                &mut |attr, recv| {
+                    if is_method {
+                        pending.push((class_key.clone(), attr, recv));
+                    }
+                },
+                &mut calls,
+                &mut self.facts.imports,
+            );
+            for call in calls {
+                if let Some(function) = call.child_by_field_name("function")
+                    && let Some(target) = call_target(function, src, &scope, is_method)
+                {
+                    sym.calls.push(RawCall {
+                        line: line_of(call),
+                        target,
+                    });
+                }
+            }
+        }
+        self.facts.symbols.push(sym);
+    }
+}
+
+/// The imports anywhere under `node`, in source order.
+fn imports_under(node: Node<'_>, src: &str, k: &Kinds, out: &mut Vec<Import>) {
+    walk_pruned(node, &mut |n| {
+        let id = n.kind_id();
+        if id == k.import_statement || id == k.import_from_statement {
+            import(n, src, out);
+            return false;
+        }
+        true
+    });
+}
+
+/// The bindings of one `import …` or `from … import …` statement.
+fn import(n: Node<'_>, src: &str, out: &mut Vec<Import>) {
+    if n.kind() == "import_statement" {
+        for c in named_children(n) {
+            match c.kind() {
+                "dotted_name" => {
+                    let module = text(c, src).to_string();
+                    let local = module.split('.').next().unwrap_or("").to_string();
+                    out.push(Import {
+                        local,
+                        level: 0,
+                        module: local_top(&module),
+                        name: None,
+                    });
+                }
+                "aliased_import" => {
+                    if let (Some(name), Some(alias)) = (
+                        c.child_by_field_name("name"),
+                        c.child_by_field_name("alias"),
+                    ) {
+                        out.push(Import {
+                            local: text(alias, src).to_string(),
+                            level: 0,
+                            module: text(name, src).to_string(),
+                            name: None,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let Some(m) = n.child_by_field_name("module_name") else {
+        return;
+    };
+    let (level, module) = if m.kind() == "relative_import" {
+        let mut level = 0;
+        let mut module = String::new();
+        for c in named_children(m) {
+            match c.kind() {
+                "import_prefix" => level = text(c, src).len() as u32,
+                "dotted_name" => module = text(c, src).to_string(),
+                _ => {}
+            }
+        }
+        (level, module)
+    } else {
+        (0, text(m, src).to_string())
+    };
+    let mut cursor = n.walk();
+    for c in n.children_by_field_name("name", &mut cursor) {
+        let (name, local) = match c.kind() {
+            "aliased_import" => match (
+                c.child_by_field_name("name"),
+                c.child_by_field_name("alias"),
+            ) {
+                (Some(nm), Some(al)) => (text(nm, src), text(al, src)),
+                _ => continue,
+            },
+            _ => (text(c, src), text(c, src)),
+        };
+        out.push(Import {
+            local: local.to_string(),
+            level,
+            module: module.clone(),
+            name: Some(name.to_string()),
+        });
+    }
 }
 
 fn local_top(module: &str) -> String {
     module.split('.').next().unwrap_or(module).to_string()
 }
 
-/// The classes around a definition, outermost first; `None` when it is inside a function
-/// (a local definition, not part of the module's interface).
-fn enclosing_classes(node: Node<'_>, src: &[u8]) -> Option<Vec<String>> {
-    let mut chain = Vec::new();
-    let mut p = node.parent();
-    while let Some(n) = p {
-        match n.kind() {
-            "function_definition" | "lambda" => return None,
-            "class_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
-                    chain.push(text(name, src).to_string());
-                }
-            }
-            _ => {}
-        }
-        p = n.parent();
-    }
-    chain.reverse();
-    Some(chain)
-}
-
 /// A dotted name from an identifier or attribute chain: `a.b.C` → `["a","b","C"]`.
-fn dotted(node: Node<'_>, src: &[u8]) -> Option<Path> {
+fn dotted(node: Node<'_>, src: &str) -> Option<Path> {
     match node.kind() {
         "identifier" => Some(vec![text(node, src).to_string()]),
         "attribute" => {
@@ -279,7 +387,7 @@ fn dotted(node: Node<'_>, src: &[u8]) -> Option<Path> {
 }
 
 /// Every dotted name in an annotation, wrappers included, in source order.
-fn annotation_names(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
+fn annotation_names(node: Node<'_>, src: &str, out: &mut Vec<Path>) {
     match node.kind() {
         "identifier" | "attribute" => {
             if let Some(p) = dotted(node, src) {
@@ -303,7 +411,7 @@ fn annotation_names(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
 }
 
 /// The type an annotation names, typing wrappers removed.
-fn annotation_type(node: Node<'_>, src: &[u8]) -> Option<Path> {
+fn annotation_type(node: Node<'_>, src: &str) -> Option<Path> {
     let mut names = Vec::new();
     annotation_names(node, src, &mut names);
     names.into_iter().find(|p| {
@@ -312,7 +420,7 @@ fn annotation_type(node: Node<'_>, src: &[u8]) -> Option<Path> {
     })
 }
 
-fn collect_annotation_types(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
+fn collect_annotation_types(node: Node<'_>, src: &str, out: &mut Vec<Path>) {
     let mut names = Vec::new();
     annotation_names(node, src, &mut names);
     for p in names {
@@ -324,7 +432,7 @@ fn collect_annotation_types(node: Node<'_>, src: &[u8], out: &mut Vec<Path>) {
 
 fn bind_params(
     params: Node<'_>,
-    src: &[u8],
+    src: &str,
     is_method: bool,
     scope: &mut HashMap<String, Recv>,
     uses: &mut Vec<Path>,
@@ -365,28 +473,35 @@ fn bind_params(
 /// collects the calls (the `@reference.call` nodes of the query file).
 fn bind_locals<'t>(
     body: Node<'t>,
-    src: &[u8],
+    src: &str,
+    k: &Kinds,
     scope: &mut HashMap<String, Recv>,
     on_attr: &mut impl FnMut(String, Recv),
     calls: &mut Vec<Node<'t>>,
+    imports: &mut Vec<Import>,
 ) {
-    walk(body, &mut |n| {
-        if n.kind() == "call" {
+    walk_pruned(body, &mut |n| {
+        let id = n.kind_id();
+        if id == k.call {
             calls.push(n);
-            return;
+            return true;
         }
-        if n.kind() != "assignment" {
-            return;
+        if id == k.import_statement || id == k.import_from_statement {
+            import(n, src, imports);
+            return false;
+        }
+        if id != k.assignment {
+            return true;
         }
         let Some(left) = n.child_by_field_name("left") else {
-            return;
+            return true;
         };
         let recv = if let Some(t) = n.child_by_field_name("type") {
             annotation_type(t, src).map_or(Recv::Opaque, Recv::Typed)
         } else if let Some(r) = n.child_by_field_name("right") {
             expr_recv(r, src, scope)
         } else {
-            return;
+            return true;
         };
         match left.kind() {
             "identifier" => {
@@ -405,10 +520,11 @@ fn bind_locals<'t>(
             }
             _ => {}
         }
+        true
     });
 }
 
-fn expr_recv(e: Node<'_>, src: &[u8], scope: &HashMap<String, Recv>) -> Recv {
+fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
     match e.kind() {
         "call" => {
             let Some(f) = e.child_by_field_name("function") else {
@@ -461,7 +577,7 @@ fn expr_recv(e: Node<'_>, src: &[u8], scope: &HashMap<String, Recv>) -> Recv {
 
 fn call_target(
     function: Node<'_>,
-    src: &[u8],
+    src: &str,
     scope: &HashMap<String, Recv>,
     is_method: bool,
 ) -> Option<CallTarget> {
@@ -518,11 +634,11 @@ fn call_target(
 }
 
 /// `def name(params) -> ret:` on one line, whitespace collapsed.
-fn def_signature(node: Node<'_>, src: &[u8]) -> String {
+fn def_signature(node: Node<'_>, src: &str) -> String {
     let end = node
         .child_by_field_name("body")
         .map_or(node.end_byte(), |b| b.start_byte());
-    let head = std::str::from_utf8(&src[node.start_byte()..end]).unwrap_or("");
+    let head = src.get(node.start_byte()..end).unwrap_or("");
     let collapsed: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
     let collapsed = collapsed
         .replace("( ", "(")
@@ -532,7 +648,7 @@ fn def_signature(node: Node<'_>, src: &[u8]) -> String {
 }
 
 /// First non-empty line of a block's docstring.
-fn docstring(body: Node<'_>, src: &[u8]) -> Option<String> {
+fn docstring(body: Node<'_>, src: &str) -> Option<String> {
     let first = named_children(body).into_iter().next()?;
     if first.kind() != "expression_statement" {
         return None;
@@ -550,7 +666,7 @@ fn docstring(body: Node<'_>, src: &[u8]) -> Option<String> {
         .map(|l| shorten(l, 160))
 }
 
-fn assignment_kind(name: &str, node: Node<'_>, src: &[u8]) -> Kind {
+fn assignment_kind(name: &str, node: Node<'_>, src: &str) -> Kind {
     if let Some(t) = node.child_by_field_name("type")
         && text(t, src).contains("TypeAlias")
     {
