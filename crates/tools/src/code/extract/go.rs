@@ -12,6 +12,51 @@ use super::{
 };
 use crate::code::model::Kind;
 
+/// Field ids, looked up once: `child_by_field_name` compares the name with every field
+/// name of the grammar on each call.
+struct Fields {
+    arguments: u16,
+    body: u16,
+    field: u16,
+    function: u16,
+    left: u16,
+    name: u16,
+    operand: u16,
+    package: u16,
+    parameters: u16,
+    path: u16,
+    receiver: u16,
+    result: u16,
+    right: u16,
+    ty: u16,
+    value: u16,
+}
+
+fn field_ids() -> &'static Fields {
+    static FIELDS: OnceLock<Fields> = OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let l = super::go_language();
+        let id = |f: &str| l.field_id_for_name(f).map_or(0, |id| id.get());
+        Fields {
+            arguments: id("arguments"),
+            body: id("body"),
+            field: id("field"),
+            function: id("function"),
+            left: id("left"),
+            name: id("name"),
+            operand: id("operand"),
+            package: id("package"),
+            parameters: id("parameters"),
+            path: id("path"),
+            receiver: id("receiver"),
+            result: id("result"),
+            right: id("right"),
+            ty: id("type"),
+            value: id("value"),
+        }
+    })
+}
+
 /// Node kinds the walks test on every node, by id.
 struct Kinds {
     call_expression: u16,
@@ -109,7 +154,7 @@ fn definitions<'t>(root: Node<'t>, src: &str, k: &Kinds) -> Vec<Def<'t>> {
                     (Kind::Method, "field_identifier")
                 };
                 if let Some(name) = top
-                    .child_by_field_name("name")
+                    .child_by_field_id(field_ids().name)
                     .filter(|n| n.kind() == name_kind)
                 {
                     defs.push(Def {
@@ -126,7 +171,7 @@ fn definitions<'t>(root: Node<'t>, src: &str, k: &Kinds) -> Vec<Def<'t>> {
                 if !(is_spec || spec.kind() == "type_alias") {
                     return;
                 }
-                let ty = spec.child_by_field_name("type");
+                let ty = spec.child_by_field_id(field_ids().ty);
                 let kind = match ty.map(|t| t.kind()) {
                     Some("struct_type") if is_spec => Kind::Struct,
                     Some("interface_type") if is_spec => Kind::Interface,
@@ -207,11 +252,11 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
             }
             "import_declaration" => walk(child, &mut |n| {
                 if n.kind() == "import_spec"
-                    && let Some(path) = n.child_by_field_name("path")
+                    && let Some(path) = n.child_by_field_id(field_ids().path)
                 {
                     let module = text(path, src).trim_matches(['"', '`']).to_string();
                     let local = n
-                        .child_by_field_name("name")
+                        .child_by_field_id(field_ids().name)
                         .map(|a| text(a, src).to_string())
                         .unwrap_or_default();
                     facts.imports.push(Import {
@@ -259,29 +304,29 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         let mut scope = HashMap::new();
         match node.kind() {
             "function_declaration" | "method_declaration" => {
-                if let Some(recv) = node.child_by_field_name("receiver") {
+                if let Some(recv) = node.child_by_field_id(field_ids().receiver) {
                     for p in named_children(recv) {
-                        if let Some(t) = p.child_by_field_name("type")
+                        if let Some(t) = p.child_by_field_id(field_ids().ty)
                             && let Some(tr) = type_ref(t, src)
                             && let Some(base) = tr.last()
                         {
                             sym.container = vec![base.clone()];
-                            if let Some(n) = p.child_by_field_name("name") {
+                            if let Some(n) = p.child_by_field_id(field_ids().name) {
                                 scope.insert(text(n, src).to_string(), Recv::Typed(tr.clone()));
                             }
                         }
                     }
                 }
-                if let Some(params) = node.child_by_field_name("parameters") {
+                if let Some(params) = node.child_by_field_id(field_ids().parameters) {
                     bind_params(params, src, &mut scope);
                     collect_named_types(params, src, &mut sym.uses);
                 }
-                if let Some(result) = node.child_by_field_name("result") {
+                if let Some(result) = node.child_by_field_id(field_ids().result) {
                     collect_named_types(result, src, &mut sym.uses);
                     if result.kind() == "parameter_list" {
                         bind_params(result, src, &mut scope);
                         for p in named_children(result) {
-                            if let Some(t) = p.child_by_field_name("type")
+                            if let Some(t) = p.child_by_field_id(field_ids().ty)
                                 && let Some(tr) = type_ref(t, src)
                             {
                                 sym.results.push(tr);
@@ -291,11 +336,11 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
                         sym.results.push(tr);
                     }
                 }
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.child_by_field_id(field_ids().body) {
                     let mut calls = Vec::new();
                     bind_locals(body, src, &import_names, &mut scope, &mut calls);
                     for call in calls {
-                        if let Some(function) = call.child_by_field_name("function")
+                        if let Some(function) = call.child_by_field_id(field_ids().function)
                             && let Some(target) = call_target(function, src, &scope, &import_names)
                         {
                             sym.calls.push(RawCall {
@@ -307,7 +352,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
                 }
             }
             "type_spec" | "type_alias" => {
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = node.child_by_field_id(field_ids().ty) {
                     match t.kind() {
                         "struct_type" => struct_fields(t, src, &mut sym),
                         "interface_type" => {
@@ -327,20 +372,20 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
             }
             "method_elem" => {
                 if let Some(spec) = spec
-                    && let Some(n) = spec.child_by_field_name("name")
+                    && let Some(n) = spec.child_by_field_id(field_ids().name)
                 {
                     sym.container = vec![text(n, src).to_string()];
                 }
-                if let Some(params) = node.child_by_field_name("parameters") {
+                if let Some(params) = node.child_by_field_id(field_ids().parameters) {
                     collect_named_types(params, src, &mut sym.uses);
                 }
-                if let Some(result) = node.child_by_field_name("result") {
+                if let Some(result) = node.child_by_field_id(field_ids().result) {
                     collect_named_types(result, src, &mut sym.uses);
                     if let Some(tr) = type_ref(result, src) {
                         sym.results.push(tr);
                     } else if result.kind() == "parameter_list" {
                         for p in named_children(result) {
-                            if let Some(t) = p.child_by_field_name("type")
+                            if let Some(t) = p.child_by_field_id(field_ids().ty)
                                 && let Some(tr) = type_ref(t, src)
                             {
                                 sym.results.push(tr);
@@ -379,8 +424,8 @@ fn type_ref(node: Node<'_>, src: &str) -> Option<Path> {
     match node.kind() {
         "type_identifier" => Some(vec![text(node, src).to_string()]),
         "qualified_type" => {
-            let pkg = node.child_by_field_name("package")?;
-            let name = node.child_by_field_name("name")?;
+            let pkg = node.child_by_field_id(field_ids().package)?;
+            let name = node.child_by_field_id(field_ids().name)?;
             Some(vec![
                 text(pkg, src).to_string(),
                 text(name, src).to_string(),
@@ -389,7 +434,7 @@ fn type_ref(node: Node<'_>, src: &str) -> Option<Path> {
         "pointer_type" | "parenthesized_type" => {
             named_children(node).first().and_then(|c| type_ref(*c, src))
         }
-        "generic_type" => type_ref(node.child_by_field_name("type")?, src),
+        "generic_type" => type_ref(node.child_by_field_id(field_ids().ty)?, src),
         _ => None,
     }
 }
@@ -420,7 +465,7 @@ fn recv_of_type(t: Node<'_>, src: &str) -> Recv {
 
 fn bind_params(list: Node<'_>, src: &str, scope: &mut HashMap<String, Recv>) {
     for p in named_children(list) {
-        let Some(t) = p.child_by_field_name("type") else {
+        let Some(t) = p.child_by_field_id(field_ids().ty) else {
             continue;
         };
         let recv = if p.kind() == "variadic_parameter_declaration" {
@@ -449,7 +494,7 @@ fn struct_fields(st: Node<'_>, src: &str, sym: &mut RawSymbol) {
 
 /// One field declaration: named fields, or an embedded type (a field and a base).
 fn struct_field(n: Node<'_>, src: &str, sym: &mut RawSymbol) {
-    let Some(t) = n.child_by_field_name("type") else {
+    let Some(t) = n.child_by_field_id(field_ids().ty) else {
         return;
     };
     let mut cursor = n.walk();
@@ -488,8 +533,8 @@ fn bind_locals<'t>(
             calls.push(n);
         } else if id == k.short_var_declaration {
             let (Some(left), Some(right)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
+                n.child_by_field_id(field_ids().left),
+                n.child_by_field_id(field_ids().right),
             ) else {
                 return;
             };
@@ -507,9 +552,9 @@ fn bind_locals<'t>(
                 scope.insert(text(*l, src).to_string(), recv);
             }
         } else if id == k.var_spec {
-            let recv = if let Some(t) = n.child_by_field_name("type") {
+            let recv = if let Some(t) = n.child_by_field_id(field_ids().ty) {
                 recv_of_type(t, src)
-            } else if let Some(v) = n.child_by_field_name("value") {
+            } else if let Some(v) = n.child_by_field_id(field_ids().value) {
                 named_children(v)
                     .first()
                     .map(|e| expr_recv(*e, src, scope, imports))
@@ -523,11 +568,11 @@ fn bind_locals<'t>(
                 scope.insert(text(name, src).to_string(), recv.clone());
             }
         } else if id == k.func_literal {
-            if let Some(params) = n.child_by_field_name("parameters") {
+            if let Some(params) = n.child_by_field_id(field_ids().parameters) {
                 bind_params(params, src, scope);
             }
         } else if id == k.range_clause
-            && let Some(left) = n.child_by_field_name("left")
+            && let Some(left) = n.child_by_field_id(field_ids().left)
         {
             for l in named_children(left) {
                 scope
@@ -546,11 +591,11 @@ fn expr_recv(
 ) -> Recv {
     match e.kind() {
         "composite_literal" => e
-            .child_by_field_name("type")
+            .child_by_field_id(field_ids().ty)
             .map(|t| recv_of_type(t, src))
             .unwrap_or(Recv::Opaque),
         "unary_expression" | "parenthesized_expression" => e
-            .child_by_field_name("operand")
+            .child_by_field_id(field_ids().operand)
             .or_else(|| named_children(e).first().copied())
             .map(|o| expr_recv(o, src, scope, imports))
             .unwrap_or(Recv::Unknown),
@@ -560,8 +605,8 @@ fn expr_recv(
             let mut base = e;
             while base.kind() == "selector_expression" {
                 match (
-                    base.child_by_field_name("field"),
-                    base.child_by_field_name("operand"),
+                    base.child_by_field_id(field_ids().field),
+                    base.child_by_field_id(field_ids().operand),
                 ) {
                     (Some(f), Some(o)) => {
                         fields.push(text(f, src).to_string());
@@ -577,12 +622,12 @@ fn expr_recv(
             }
         }
         "call_expression" => {
-            let Some(f) = e.child_by_field_name("function") else {
+            let Some(f) = e.child_by_field_id(field_ids().function) else {
                 return Recv::Unknown;
             };
             if f.kind() == "identifier"
                 && text(f, src) == "new"
-                && let Some(args) = e.child_by_field_name("arguments")
+                && let Some(args) = e.child_by_field_id(field_ids().arguments)
                 && let Some(t) = named_children(args).first()
             {
                 return recv_of_type(*t, src);
@@ -620,12 +665,12 @@ fn call_target(
             Some(CallTarget::Path(vec![name.to_string()]))
         }
         "selector_expression" => {
-            let name = text(function.child_by_field_name("field")?, src).to_string();
+            let name = text(function.child_by_field_id(field_ids().field)?, src).to_string();
             let mut fields = Vec::new();
-            let mut base = function.child_by_field_name("operand")?;
+            let mut base = function.child_by_field_id(field_ids().operand)?;
             while base.kind() == "selector_expression" {
-                fields.push(text(base.child_by_field_name("field")?, src).to_string());
-                base = base.child_by_field_name("operand")?;
+                fields.push(text(base.child_by_field_id(field_ids().field)?, src).to_string());
+                base = base.child_by_field_id(field_ids().operand)?;
             }
             fields.reverse();
             if base.kind() == "identifier" {
@@ -677,4 +722,40 @@ fn doc_comment(docs: [Option<Node<'_>>; 2], src: &str) -> Option<String> {
         })
         .find(|l| !l.is_empty())?;
     Some(super::shorten(line, 160))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_field_and_kind_the_walks_use_is_in_the_grammar() {
+        let f = super::field_ids();
+        let k = super::kinds();
+        for id in [
+            f.arguments,
+            f.body,
+            f.field,
+            f.function,
+            f.left,
+            f.name,
+            f.operand,
+            f.package,
+            f.parameters,
+            f.path,
+            f.receiver,
+            f.result,
+            f.right,
+            f.ty,
+            f.value,
+            k.call_expression,
+            k.short_var_declaration,
+            k.var_spec,
+            k.func_literal,
+            k.range_clause,
+            k.type_identifier,
+            k.qualified_type,
+            k.comment,
+        ] {
+            assert_ne!(id, 0);
+        }
+    }
 }

@@ -33,6 +33,49 @@ const WRAPPERS: [&str; 16] = [
     "tuple",
 ];
 
+/// Field ids, looked up once: `child_by_field_name` compares the name with every field
+/// name of the grammar on each call.
+struct Fields {
+    alias: u16,
+    attribute: u16,
+    body: u16,
+    function: u16,
+    left: u16,
+    module_name: u16,
+    name: u16,
+    object: u16,
+    parameters: u16,
+    return_type: u16,
+    right: u16,
+    superclasses: u16,
+    ty: u16,
+    value: u16,
+}
+
+fn field_ids() -> &'static Fields {
+    static FIELDS: OnceLock<Fields> = OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let l = super::python_language();
+        let id = |f: &str| l.field_id_for_name(f).map_or(0, |id| id.get());
+        Fields {
+            alias: id("alias"),
+            attribute: id("attribute"),
+            body: id("body"),
+            function: id("function"),
+            left: id("left"),
+            module_name: id("module_name"),
+            name: id("name"),
+            object: id("object"),
+            parameters: id("parameters"),
+            return_type: id("return_type"),
+            right: id("right"),
+            superclasses: id("superclasses"),
+            ty: id("type"),
+            value: id("value"),
+        }
+    })
+}
+
 /// Node kinds the walks test on every node, by id.
 struct Kinds {
     module: u16,
@@ -130,7 +173,7 @@ impl Extractor<'_> {
                     descend = false;
                 } else if id == k.function_definition {
                     if depth <= PYTHON_MAX_START_DEPTH
-                        && let Some(name) = n.child_by_field_name("name")
+                        && let Some(name) = n.child_by_field_id(field_ids().name)
                         && name.kind_id() == k.identifier
                     {
                         let names: Vec<String> = chain.iter().map(|(_, c)| c.clone()).collect();
@@ -141,7 +184,7 @@ impl Extractor<'_> {
                     }
                     descend = false;
                 } else if id == k.class_definition {
-                    let name = n.child_by_field_name("name");
+                    let name = n.child_by_field_id(field_ids().name);
                     if depth <= PYTHON_MAX_START_DEPTH
                         && let Some(name) = name
                         && name.kind_id() == k.identifier
@@ -177,7 +220,7 @@ impl Extractor<'_> {
         let mut cursor = st.walk();
         for a in st.named_children(&mut cursor) {
             if a.kind_id() == self.k.assignment
-                && let Some(left) = a.child_by_field_name("left")
+                && let Some(left) = a.child_by_field_id(field_ids().left)
                 && left.kind_id() == self.k.identifier
             {
                 let name = text(left, self.src).to_string();
@@ -193,10 +236,10 @@ impl Extractor<'_> {
         let src = self.src;
         let mut sym = RawSymbol::new(name, Kind::Class, node, src);
         sym.container = chain;
-        if let Some(supers) = node.child_by_field_name("superclasses") {
+        if let Some(supers) = node.child_by_field_id(field_ids().superclasses) {
             for b in named_children(supers) {
                 let b = if b.kind() == "subscript" {
-                    b.child_by_field_name("value").unwrap_or(b)
+                    b.child_by_field_id(field_ids().value).unwrap_or(b)
                 } else {
                     b
                 };
@@ -207,7 +250,7 @@ impl Extractor<'_> {
                 }
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.child_by_field_id(field_ids().body) {
             sym.doc = docstring(body, src);
             for st in named_children(body) {
                 if st.kind_id() != self.k.expression_statement {
@@ -215,8 +258,10 @@ impl Extractor<'_> {
                 }
                 for a in named_children(st) {
                     if a.kind_id() == self.k.assignment
-                        && let (Some(l), Some(t)) =
-                            (a.child_by_field_name("left"), a.child_by_field_name("type"))
+                        && let (Some(l), Some(t)) = (
+                            a.child_by_field_id(field_ids().left),
+                            a.child_by_field_id(field_ids().ty),
+                        )
                         && l.kind_id() == self.k.identifier
                         && let Some(p) = annotation_type(t, src)
                     {
@@ -243,16 +288,16 @@ impl Extractor<'_> {
         sym.container = chain;
         sym.signature = def_signature(node, src);
         let mut scope = HashMap::new();
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.child_by_field_id(field_ids().parameters) {
             bind_params(params, src, is_method, &mut scope, &mut sym.uses);
         }
-        if let Some(rt) = node.child_by_field_name("return_type") {
+        if let Some(rt) = node.child_by_field_id(field_ids().return_type) {
             collect_annotation_types(rt, src, &mut sym.uses);
             if let Some(p) = annotation_type(rt, src) {
                 sym.results.push(p);
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.child_by_field_id(field_ids().body) {
             sym.doc = docstring(body, src);
             let class_key = sym.container.join(".");
             let mut calls = Vec::new();
@@ -271,7 +316,7 @@ impl Extractor<'_> {
                 &mut self.facts.imports,
             );
             for call in calls {
-                if let Some(function) = call.child_by_field_name("function")
+                if let Some(function) = call.child_by_field_id(field_ids().function)
                     && let Some(target) = call_target(function, src, &scope, is_method)
                 {
                     sym.calls.push(RawCall {
@@ -314,8 +359,8 @@ fn import(n: Node<'_>, src: &str, out: &mut Vec<Import>) {
                 }
                 "aliased_import" => {
                     if let (Some(name), Some(alias)) = (
-                        c.child_by_field_name("name"),
-                        c.child_by_field_name("alias"),
+                        c.child_by_field_id(field_ids().name),
+                        c.child_by_field_id(field_ids().alias),
                     ) {
                         out.push(Import {
                             local: text(alias, src).to_string(),
@@ -330,7 +375,7 @@ fn import(n: Node<'_>, src: &str, out: &mut Vec<Import>) {
         }
         return;
     }
-    let Some(m) = n.child_by_field_name("module_name") else {
+    let Some(m) = n.child_by_field_id(field_ids().module_name) else {
         return;
     };
     let (level, module) = if m.kind() == "relative_import" {
@@ -351,8 +396,8 @@ fn import(n: Node<'_>, src: &str, out: &mut Vec<Import>) {
     for c in n.children_by_field_name("name", &mut cursor) {
         let (name, local) = match c.kind() {
             "aliased_import" => match (
-                c.child_by_field_name("name"),
-                c.child_by_field_name("alias"),
+                c.child_by_field_id(field_ids().name),
+                c.child_by_field_id(field_ids().alias),
             ) {
                 (Some(nm), Some(al)) => (text(nm, src), text(al, src)),
                 _ => continue,
@@ -377,8 +422,8 @@ fn dotted(node: Node<'_>, src: &str) -> Option<Path> {
     match node.kind() {
         "identifier" => Some(vec![text(node, src).to_string()]),
         "attribute" => {
-            let mut p = dotted(node.child_by_field_name("object")?, src)?;
-            p.push(text(node.child_by_field_name("attribute")?, src).to_string());
+            let mut p = dotted(node.child_by_field_id(field_ids().object)?, src)?;
+            p.push(text(node.child_by_field_id(field_ids().attribute)?, src).to_string());
             Some(p)
         }
         "dotted_name" => Some(text(node, src).split('.').map(str::to_string).collect()),
@@ -445,11 +490,11 @@ fn bind_params(
                     .into_iter()
                     .find(|c| c.kind() == "identifier")
                     .map(|c| text(c, src)),
-                p.child_by_field_name("type"),
+                p.child_by_field_id(field_ids().ty),
             ),
             "default_parameter" | "typed_default_parameter" => (
-                p.child_by_field_name("name").map(|c| text(c, src)),
-                p.child_by_field_name("type"),
+                p.child_by_field_id(field_ids().name).map(|c| text(c, src)),
+                p.child_by_field_id(field_ids().ty),
             ),
             _ => (None, None),
         };
@@ -493,12 +538,12 @@ fn bind_locals<'t>(
         if id != k.assignment {
             return true;
         }
-        let Some(left) = n.child_by_field_name("left") else {
+        let Some(left) = n.child_by_field_id(field_ids().left) else {
             return true;
         };
-        let recv = if let Some(t) = n.child_by_field_name("type") {
+        let recv = if let Some(t) = n.child_by_field_id(field_ids().ty) {
             annotation_type(t, src).map_or(Recv::Opaque, Recv::Typed)
-        } else if let Some(r) = n.child_by_field_name("right") {
+        } else if let Some(r) = n.child_by_field_id(field_ids().right) {
             expr_recv(r, src, scope)
         } else {
             return true;
@@ -511,8 +556,8 @@ fn bind_locals<'t>(
             }
             "attribute" => {
                 if let (Some(obj), Some(attr)) = (
-                    left.child_by_field_name("object"),
-                    left.child_by_field_name("attribute"),
+                    left.child_by_field_id(field_ids().object),
+                    left.child_by_field_id(field_ids().attribute),
                 ) && matches!(scope.get(text(obj, src)), Some(Recv::SelfRef))
                 {
                     on_attr(text(attr, src).to_string(), recv);
@@ -527,7 +572,7 @@ fn bind_locals<'t>(
 fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
     match e.kind() {
         "call" => {
-            let Some(f) = e.child_by_field_name("function") else {
+            let Some(f) = e.child_by_field_id(field_ids().function) else {
                 return Recv::Unknown;
             };
             match call_target(f, src, scope, true) {
@@ -545,11 +590,11 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
         },
         "boolean_operator" => {
             let l = e
-                .child_by_field_name("left")
+                .child_by_field_id(field_ids().left)
                 .map_or(Recv::Unknown, |l| expr_recv(l, src, scope));
             match l {
                 Recv::Unknown | Recv::Opaque => e
-                    .child_by_field_name("right")
+                    .child_by_field_id(field_ids().right)
                     .map_or(Recv::Unknown, |r| expr_recv(r, src, scope)),
                 other => other,
             }
@@ -590,12 +635,12 @@ fn call_target(
             Some(CallTarget::Path(vec![name.to_string()]))
         }
         "attribute" => {
-            let name = text(function.child_by_field_name("attribute")?, src).to_string();
+            let name = text(function.child_by_field_id(field_ids().attribute)?, src).to_string();
             let mut fields = Vec::new();
-            let mut base = function.child_by_field_name("object")?;
+            let mut base = function.child_by_field_id(field_ids().object)?;
             while base.kind() == "attribute" {
-                fields.push(text(base.child_by_field_name("attribute")?, src).to_string());
-                base = base.child_by_field_name("object")?;
+                fields.push(text(base.child_by_field_id(field_ids().attribute)?, src).to_string());
+                base = base.child_by_field_id(field_ids().object)?;
             }
             fields.reverse();
             let base_recv = match base.kind() {
@@ -613,7 +658,7 @@ fn call_target(
                 }
                 "call" => {
                     let is_super = base
-                        .child_by_field_name("function")
+                        .child_by_field_id(field_ids().function)
                         .is_some_and(|f| text(f, src) == "super");
                     if is_super && is_method {
                         Recv::Super
@@ -636,7 +681,7 @@ fn call_target(
 /// `def name(params) -> ret:` on one line, whitespace collapsed.
 fn def_signature(node: Node<'_>, src: &str) -> String {
     let end = node
-        .child_by_field_name("body")
+        .child_by_field_id(field_ids().body)
         .map_or(node.end_byte(), |b| b.start_byte());
     let head = src.get(node.start_byte()..end).unwrap_or("");
     let collapsed: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -667,7 +712,7 @@ fn docstring(body: Node<'_>, src: &str) -> Option<String> {
 }
 
 fn assignment_kind(name: &str, node: Node<'_>, src: &str) -> Kind {
-    if let Some(t) = node.child_by_field_name("type")
+    if let Some(t) = node.child_by_field_id(field_ids().ty)
         && text(t, src).contains("TypeAlias")
     {
         return Kind::Type;
@@ -681,9 +726,9 @@ fn assignment_kind(name: &str, node: Node<'_>, src: &str) -> Kind {
         return Kind::Const;
     }
     if name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        && let Some(r) = node.child_by_field_name("right")
+        && let Some(r) = node.child_by_field_id(field_ids().right)
         && r.kind() == "subscript"
-        && let Some(v) = r.child_by_field_name("value")
+        && let Some(v) = r.child_by_field_id(field_ids().value)
     {
         let head = text(v, src);
         let head = head.rsplit('.').next().unwrap_or(head);
@@ -704,4 +749,40 @@ fn assignment_kind(name: &str, node: Node<'_>, src: &str) -> Kind {
         }
     }
     Kind::Var
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_field_and_kind_the_walks_use_is_in_the_grammar() {
+        let f = super::field_ids();
+        let k = super::kinds();
+        for id in [
+            f.alias,
+            f.attribute,
+            f.body,
+            f.function,
+            f.left,
+            f.module_name,
+            f.name,
+            f.object,
+            f.parameters,
+            f.return_type,
+            f.right,
+            f.superclasses,
+            f.ty,
+            f.value,
+            k.module,
+            k.import_statement,
+            k.import_from_statement,
+            k.class_definition,
+            k.function_definition,
+            k.expression_statement,
+            k.assignment,
+            k.identifier,
+            k.call,
+        ] {
+            assert_ne!(id, 0);
+        }
+    }
 }
