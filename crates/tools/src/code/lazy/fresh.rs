@@ -154,8 +154,10 @@ pub fn unchanged(root: &Path, watched: &[WatchedRef<'_>]) -> bool {
 #[cfg(target_os = "linux")]
 struct Dirs<'r> {
     root: &'r Path,
-    /// The directory the fds lead to, relative to the root.
+    /// The directory the fds lead to, relative to the root, by component.
     at: Vec<&'r str>,
+    /// The same directory as one path, to recognise a sibling of the last path at once.
+    current: &'r str,
     /// The root's fd, then one per component of `at`; `Err` is what a path below a
     /// directory that could not be opened looks like.
     fds: Vec<Result<rustix::fd::OwnedFd, Shape>>,
@@ -173,6 +175,7 @@ impl<'r> Dirs<'r> {
         Dirs {
             root,
             at: Vec::new(),
+            current: "",
             fds: vec![fd],
         }
     }
@@ -180,6 +183,19 @@ impl<'r> Dirs<'r> {
     /// Makes the fds lead to `parent` (a `/`-separated path relative to the root),
     /// reusing the directories the previous path shared with it.
     fn enter(&mut self, parent: &'r str) -> Result<&rustix::fd::OwnedFd, Shape> {
+        if parent != self.current {
+            self.descend(parent);
+        }
+        match self.fds.last() {
+            Some(Ok(fd)) => Ok(fd),
+            Some(Err(shape)) => Err(*shape),
+            None => Err(Shape::Other),
+        }
+    }
+
+    /// Re-points the fds at `parent`, keeping the directories it shares with the last one.
+    fn descend(&mut self, parent: &'r str) {
+        self.current = parent;
         let want = parent.split('/').filter(|c| !c.is_empty());
         let common = self
             .at
@@ -200,11 +216,6 @@ impl<'r> Dirs<'r> {
             };
             self.fds.push(next);
             self.at.push(c);
-        }
-        match self.fds.last() {
-            Some(Ok(fd)) => Ok(fd),
-            Some(Err(shape)) => Err(*shape),
-            None => Err(Shape::Other),
         }
     }
 
