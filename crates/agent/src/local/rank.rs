@@ -296,8 +296,9 @@ impl LexIndex {
     }
 
     /// How well one symbol matches the question: idf of the terms in its name (counted
-    /// double) and doc comment.
-    pub fn symbol_score(&self, si: usize, terms: &[String]) -> f64 {
+    /// double) and doc comment, each term by its weight (an action word like "read" or
+    /// "handled" counts less than the topic), a missing weight counting 1.
+    pub fn symbol_score(&self, si: usize, terms: &[String], weights: &[f64]) -> f64 {
         let Some(s) = self.corpus.symbols.get(si) else {
             return 0.0;
         };
@@ -324,7 +325,7 @@ impl LexIndex {
         let name = text::index_terms(&s.name);
         let doc = text::index_terms(&s.doc);
         let mut score = 0.0;
-        for t in terms {
+        for (i, t) in terms.iter().enumerate() {
             let forms = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
             let mut best: f64 = 0.0;
             for (form, w) in forms {
@@ -335,7 +336,7 @@ impl LexIndex {
                     best = best.max(w * idf);
                 }
             }
-            score += best;
+            score += best * weights.get(i).copied().unwrap_or(1.0);
         }
         (score + structural) * kind_factor
     }
@@ -401,7 +402,7 @@ impl LexIndex {
                     s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(focus).min(1.0);
                 let mut symbols: Vec<(usize, f64)> = self.by_file[f]
                     .iter()
-                    .map(|&si| (si, self.symbol_score(si, terms)))
+                    .map(|&si| (si, self.symbol_score(si, terms, weights)))
                     .filter(|x| x.1 > 0.0)
                     .collect();
                 symbols.sort_by(|a, b| {
@@ -600,6 +601,26 @@ mod tests {
         assert_eq!(paths, ["internal/retry/retry.go", "internal/llm/http.go"]);
         // Do's doc says "backoff" (a synonym), Backoff's name says it outright.
         assert_eq!(ranked[0].symbols, [3, 2]);
+    }
+
+    #[test]
+    fn symbol_scores_follow_term_weights() {
+        let corpus = Corpus {
+            files: vec!["a.go".into(), "b.go".into()],
+            symbols: vec![
+                sym("ReadThing", "function", 0, 1, ""),
+                sym("EnvThing", "function", 1, 1, ""),
+            ],
+            edges: Vec::new(),
+        };
+        let idx = LexIndex::build(corpus);
+        let terms = vec!["read".to_string(), "env".to_string()];
+        let full = idx.symbol_score(0, &terms, &[]);
+        // Same idf for both words; "read" as an action word counts 0.4.
+        assert_eq!(full, idx.symbol_score(1, &terms, &[]));
+        let weighted = idx.symbol_score(0, &terms, &[0.4, 1.0]);
+        assert!((weighted - 0.4 * full).abs() < 1e-9, "{weighted} vs {full}");
+        assert_eq!(idx.symbol_score(1, &terms, &[0.4, 1.0]), full);
     }
 
     #[test]
