@@ -364,6 +364,8 @@ struct Partial {
     mentioned: usize,
     /// Call sites looked at that the partial graph could not resolve precisely.
     unresolved: usize,
+    /// Some definitions the resolution wanted were not added (too deep, too many files).
+    truncated: bool,
 }
 
 /// Builds the partial graph for `literal`, or `None` when the literal is in so many files
@@ -408,6 +410,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
     let named = |s: &RawSymbol| s.name.eq_ignore_ascii_case(&lower);
     let internal = RepoModules::new(&sources, &go_modules);
     let mut asked: HashSet<String> = HashSet::new();
+    let mut truncated = false;
     if matches!(need, Need::Callers | Need::Callees) {
         let mut names: HashSet<String> = HashSet::new();
         let mut receivers: HashSet<String> = HashSet::new();
@@ -504,6 +507,11 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                 }
             }
         }
+        // Definitions still wanted when the rounds or the file budget ran out: the method
+        // sets and types behind "Through" lines and calls may be incomplete.
+        names.retain(|n| !n.is_empty() && !asked.contains(n));
+        receivers.retain(|n| !asked_recv.contains(n));
+        truncated = !names.is_empty() || !receivers.is_empty();
     }
 
     let modules: Vec<FileFacts> = sources
@@ -554,6 +562,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
         graph,
         mentioned,
         unresolved,
+        truncated,
     })
 }
 
@@ -734,7 +743,7 @@ pub fn partial_answer(root: &Path, a: &CodeArgs) -> Option<Result<ToolOutput, To
         seconds = started.elapsed().as_secs_f64(),
         "first query answered from a partial graph"
     );
-    if partial.unresolved > 0
+    if (partial.unresolved > 0 || partial.truncated)
         && let Ok(o) = out.as_mut()
     {
         o.text.push_str(&format!(
@@ -749,6 +758,7 @@ pub fn partial_answer(root: &Path, a: &CodeArgs) -> Option<Result<ToolOutput, To
 /// full index's.
 fn note(mentioned: usize, literal: &str, unresolved: usize, need: Need) -> String {
     let (what, verb) = match (need, unresolved) {
+        (_, 0) => ("more links".to_string(), "may need"),
         (Need::Callees, 1) => ("1 of its calls".to_string(), "needs"),
         (Need::Callees, n) => (format!("{n} of its calls"), "need"),
         (_, 1) => ("1 call site of that name".to_string(), "needs"),
