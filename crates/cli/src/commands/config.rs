@@ -1,6 +1,7 @@
 //! `explore config`: the effective settings and where each came from. The API key is
 //! never printed, only whether it is set and by which variable.
 
+use crate::output::outln;
 use anyhow::Result;
 
 use crate::cli::{ConfigArgs, Engine, StoreKind};
@@ -42,7 +43,7 @@ pub fn run(settings: &Settings, args: &ConfigArgs) -> Result<u8> {
             },
             "warnings": settings.warnings,
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        outln!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(0);
     }
     let width = rows
@@ -51,19 +52,19 @@ pub fn run(settings: &Settings, args: &ConfigArgs) -> Result<u8> {
         .max()
         .unwrap_or(0);
     for r in &rows {
-        println!("{:<10} {:<width$}  ({})", r.key, r.value, r.source);
+        outln!("{:<10} {:<width$}  ({})", r.key, r.value, r.source);
     }
-    println!();
+    outln!();
     match &settings.user_file {
-        Some((p, true)) => println!("user file  {}", p.display()),
-        Some((p, false)) => println!("user file  {} (not found)", p.display()),
-        None => println!("user file  none (no home directory)"),
+        Some((p, true)) => outln!("user file  {}", p.display()),
+        Some((p, false)) => outln!("user file  {} (not found)", p.display()),
+        None => outln!("user file  none (no home directory)"),
     }
     let (repo_file, exists) = &settings.repo_file;
     if *exists {
-        println!("repo file  {}", repo_file.display());
+        outln!("repo file  {}", repo_file.display());
     } else {
-        println!("repo file  {} (not found)", repo_file.display());
+        outln!("repo file  {} (not found)", repo_file.display());
     }
     for w in &settings.warnings {
         eprintln!("warning: {w}");

@@ -5,6 +5,7 @@
 //! last line), 2 when a suite is malformed or an option is bad (nothing is run then: a
 //! broken gate must not look like a failing engine).
 
+use crate::output::out;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -208,7 +209,7 @@ fn execute(global: &GlobalArgs, args: &EvalArgs, prepared: Prepared) -> Result<u
             std::fs::write(path, &text)
                 .with_context(|| format!("cannot write the report to `{}`", path.display()))?;
         }
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     if !verdict_in_stdout {
         if args.out.is_some() && args.format != EvalFormat::Human && !global.quiet {

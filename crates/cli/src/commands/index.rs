@@ -4,6 +4,7 @@
 //! (in CI, after a checkout) and to show what the graph saw: files, symbols, edges by
 //! kind, files skipped and why, how long it took and where the cache lives.
 
+use crate::output::{out, outln};
 use anyhow::{Result, anyhow};
 use explore_tools::RepoRoot;
 use explore_tools::code::arango::{self, ArangoConfig, PushStats};
@@ -39,11 +40,11 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
                 "push": p,
             });
         }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        outln!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print!("{}", human(&stats));
+        out!("{}", human(&stats));
         if let Some((cfg, p)) = &pushed {
-            print!("{}", human_push(cfg, p));
+            out!("{}", human_push(cfg, p));
         }
     }
     Ok(0)

@@ -1,5 +1,6 @@
 //! `explore tool`: one tool call, exactly as the model makes it, for people and scripts.
 
+use crate::output::outln;
 use std::io::Read;
 
 use anyhow::{Context, Result};
@@ -35,22 +36,22 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
     let value: serde_json::Value = match serde_json::from_str(&raw) {
         Ok(v) => v,
         Err(e) => {
-            println!(
+            outln!(
                 "Invalid arguments for `{name}`: not valid JSON ({e}). Send one JSON object, e.g. {{\"path\":\"src\"}}."
             );
             return Ok(1);
         }
     };
     if name == "submit" {
-        return Ok(check_submit(&value));
+        return check_submit(&value);
     }
     match registry.call(&name, &value) {
         Ok(out) => {
-            println!("{}", out.text);
+            outln!("{}", out.text);
             Ok(0)
         }
         Err(err) => {
-            println!("{err}");
+            outln!("{err}");
             Ok(1)
         }
     }
@@ -58,18 +59,18 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
 
 /// `submit` ends a run, so outside one it can only be checked: the same parse the loop
 /// applies, with the same model-facing error. The evidence check needs a run's history.
-fn check_submit(value: &serde_json::Value) -> u8 {
+fn check_submit(value: &serde_json::Value) -> Result<u8> {
     match explore_agent::specs::parse_submit(value) {
         Ok(args) => {
-            println!(
+            outln!(
                 "`submit` arguments are well-formed ({} relevant files). In a run, every path and line is then checked against what the tools returned.",
                 args.relevant_files.len()
             );
-            0
+            Ok(0)
         }
         Err(err) => {
-            println!("{err}");
-            1
+            outln!("{err}");
+            Ok(1)
         }
     }
 }
@@ -78,19 +79,19 @@ fn check_submit(value: &serde_json::Value) -> u8 {
 fn list(registry: &Registry, json: bool) -> Result<u8> {
     let specs = explore_agent::tool_specs(registry);
     if json {
-        println!("{}", serde_json::to_string_pretty(&specs)?);
+        outln!("{}", serde_json::to_string_pretty(&specs)?);
     } else {
         for t in &specs {
-            println!("{:<6} {}", t.name, first_sentence(&t.description));
+            outln!("{:<6} {}", t.name, first_sentence(&t.description));
         }
         // Which sandbox layers `bash` runs under here, so a user can see what the kernel
         // and the machine gave it (issue 4: degrade with a warning, report what is active).
         let bash = registry.bash();
         let layers: Vec<String> = bash.layers().iter().map(ToString::to_string).collect();
-        println!();
-        println!("bash sandbox layers: {}", layers.join(", "));
+        outln!();
+        outln!("bash sandbox layers: {}", layers.join(", "));
         for missing in bash.missing_layers() {
-            println!("bash sandbox missing: {missing}");
+            outln!("bash sandbox missing: {missing}");
         }
     }
     Ok(0)

@@ -33,6 +33,27 @@ pub fn printer(format: Format, style: HumanStyle) -> Box<dyn Printer> {
     }
 }
 
+/// `println!` for command output: through [`write_stdout`], so `explore … | head` ends
+/// quietly instead of panicking on the closed pipe. Needs a `Result` whose error takes an
+/// `io::Error`.
+macro_rules! outln {
+    () => {
+        $crate::output::write_stdout("\n")?
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(&format!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// `print!` through [`write_stdout`]; see [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(&format!($($arg)*))?
+    };
+}
+
+pub(crate) use {out, outln};
+
 /// Writes `text` to stdout and flushes; a closed pipe (`explore … | head`) is not an
 /// error worth a message, so `BrokenPipe` is swallowed.
 pub(crate) fn write_stdout(text: &str) -> io::Result<()> {

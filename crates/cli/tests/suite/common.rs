@@ -70,6 +70,21 @@ impl Sandbox {
     }
 }
 
+impl Sandbox {
+    /// The same sandboxed `explore` as a plain `std::process::Command`, for tests that
+    /// need the child's pipes.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("explore"));
+        for var in SCRUBBED {
+            cmd.env_remove(var);
+        }
+        cmd.env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path().join("config"))
+            .current_dir(self.home.path());
+        cmd
+    }
+}
+
 /// The Go fixture repository.
 pub fn relay() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -153,3 +153,37 @@ fn repo_flag_works_before_subcommands() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("func main() {}"), "{}", stdout(&out));
 }
+
+/// `explore … | head` closes the pipe early: every command ends quietly, no panic.
+#[test]
+fn a_closed_stdout_pipe_is_not_a_crash() {
+    let sb = Sandbox::new();
+    let repo = tiny_repo();
+    let runs: [&[&str]; 4] = [
+        &["tool", "code", r#"{"operation":"find","symbol":"*"}"#],
+        &["tool", "--list"],
+        &["config"],
+        &["--json", "where is Store defined"],
+    ];
+    for args in runs {
+        let mut child = sb
+            .std_cmd()
+            .arg("-C")
+            .arg(repo.path())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before explore has printed anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            matches!(out.status.code(), Some(0) | Some(1)),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+    }
+}
