@@ -110,10 +110,12 @@ fn qualifier_matches(s: &Symbol, q: &str, ignore_case: bool) -> bool {
     owner == q || owner.ends_with(&format!(".{q}")) || owner.ends_with(&format!("/{q}"))
 }
 
-fn glob_matches(pattern: &str, name: &str) -> bool {
+/// The case-exact matcher of a glob query, compiled once per query (not per candidate:
+/// a `*Client*` over thousands of matches spent most of its time compiling).
+fn exact_glob(pattern: &str) -> Option<globset::GlobMatcher> {
     globset::Glob::new(pattern)
-        .map(|g| g.compile_matcher().is_match(name))
-        .unwrap_or(false)
+        .ok()
+        .map(|g| g.compile_matcher())
 }
 
 /// Every symbol matching the query, best first. Partial matches are included only when
@@ -124,6 +126,7 @@ pub fn find(store: &dyn GraphStore, q: &SymbolQuery, partial: bool) -> Vec<Match
         return Vec::new();
     }
     let glob = is_glob(&name);
+    let exact = if glob { exact_glob(&name) } else { None };
     let mut ids: Vec<SymbolId> = if glob {
         store.find_names(&NameMatch::Glob(name.clone()))
     } else if partial {
@@ -145,7 +148,7 @@ pub fn find(store: &dyn GraphStore, q: &SymbolQuery, partial: bool) -> Vec<Match
             continue;
         }
         let (name_exact, name_ci) = if glob {
-            (glob_matches(&name, &s.name), true)
+            (exact.as_ref().is_some_and(|m| m.is_match(&s.name)), true)
         } else {
             (s.name == name, s.name.eq_ignore_ascii_case(&name))
         };
