@@ -134,7 +134,11 @@ fn main() {
                 ..BashOptions::default()
             },
         );
+        // The first call probes the confinement (Landlock: builds the rulesets and the
+        // seccomp filter and runs `true` under them; bubblewrap: runs `true` in a sandbox).
+        let start = Instant::now();
         let layers = tool.layers();
+        let probe = start.elapsed();
         println!(
             "\n## {label}: layers {}",
             layers
@@ -142,6 +146,10 @@ fn main() {
                 .map(|l| l.to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
+        );
+        println!(
+            "one-time probe (first `layers()` call): {:.2} ms",
+            probe.as_secs_f64() * 1e3
         );
         let missing = tool.missing_layers();
         if !missing.is_empty() {
@@ -173,6 +181,16 @@ fn main() {
                 (mt.as_secs_f64() - md.as_secs_f64()) * 1e3
             );
         }
+        // A three-stage pipeline through the tool: every stage is a confined program.
+        let pipeline = "grep -rn func internal | sort | head -5";
+        let mut p = Vec::with_capacity(RUNS);
+        for _ in 0..RUNS {
+            p.push(through_tool(&tool, pipeline));
+        }
+        println!(
+            "\n`{pipeline}` through the tool (3 programs): {:.2} ms median",
+            median(p).as_secs_f64() * 1e3
+        );
         // Policy alone: parse + vet, nothing spawned.
         let mut p = Vec::with_capacity(RUNS);
         for _ in 0..RUNS {
@@ -184,5 +202,37 @@ fn main() {
             "\nparse + policy + paths only (`check`, a 3-stage command with a glob): {:.3} ms median",
             median(p).as_secs_f64() * 1e3
         );
+    }
+    // The one-time probe on a large repository (the benchmark corpus, when it was
+    // fetched): Landlock's cost grows with the directories on the way to masked files.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-corpus/src");
+    if let Ok(root) = RepoRoot::new(&corpus) {
+        println!("\n## one-time probe on {}", corpus.display());
+        for confinement in [Confinement::Landlock, Confinement::Bubblewrap] {
+            let tool = BashTool::new(
+                root.clone(),
+                BashOptions {
+                    confinement,
+                    ..BashOptions::default()
+                },
+            );
+            let start = Instant::now();
+            let layers = tool.layers();
+            println!(
+                "{confinement:?}: {:.1} ms (Landlock scans for masked files here, bubblewrap at the first command), layers {}",
+                start.elapsed().as_secs_f64() * 1e3,
+                layers
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let start = Instant::now();
+            let _ = tool.run("ls go");
+            println!(
+                "{confinement:?}: first command after the probe: {:.1} ms",
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
     }
 }

@@ -190,13 +190,38 @@ fn add_system(mut rs: RulesetCreated) -> Result<RulesetCreated, String> {
     Ok(rs)
 }
 
-fn ruleset(level: CompatLevel, root: &Path, masked: &[PathBuf]) -> Result<RulesetCreated, String> {
-    add_repo(add_system(base(level)?)?, root, masked)
+/// Adds read and execute on each allowed program that lives outside [`SYSTEM_PATHS`]
+/// (a `/usr/local/bin` link into `/opt`, say); its own libraries there are not added.
+fn add_programs(mut rs: RulesetCreated, programs: &[PathBuf]) -> Result<RulesetCreated, String> {
+    for p in programs {
+        if SYSTEM_PATHS.iter().any(|d| p.starts_with(d)) {
+            continue;
+        }
+        let Ok(fd) = PathFd::new(p) else { continue };
+        rs = rs
+            .add_rule(PathBeneath::new(fd, read_file_rights()))
+            .map_err(|e| format!("Landlock rule for {}: {e}", p.display()))?;
+    }
+    Ok(rs)
+}
+
+fn ruleset(
+    level: CompatLevel,
+    root: &Path,
+    masked: &[PathBuf],
+    programs: &[PathBuf],
+) -> Result<RulesetCreated, String> {
+    add_repo(
+        add_programs(add_system(base(level)?)?, programs)?,
+        root,
+        masked,
+    )
 }
 
 /// Builds the rulesets for a repository (`root` canonical, `masked` absolute paths beneath
-/// it). Fails when the kernel has no Landlock at all.
-pub fn build(root: &Path, masked: &[PathBuf]) -> Result<Rules, String> {
+/// it, `programs` the canonical paths of the allowed programs). Fails when the kernel has
+/// no Landlock at all.
+pub fn build(root: &Path, masked: &[PathBuf], programs: &[PathBuf]) -> Result<Rules, String> {
     // The kernel's answer decides: every right of FULL_ABI, or what it has.
     let (level, support) = match base(CompatLevel::HardRequirement) {
         Ok(_) => (CompatLevel::HardRequirement, Support::Full),
@@ -211,8 +236,8 @@ pub fn build(root: &Path, masked: &[PathBuf]) -> Result<Rules, String> {
         }
     };
     Ok(Rules {
-        masked: ruleset(level, root, masked)?,
-        whole: ruleset(level, root, &[])?,
+        masked: ruleset(level, root, masked, programs)?,
+        whole: ruleset(level, root, &[], programs)?,
         support,
         filter: socket_filter(),
     })

@@ -302,7 +302,12 @@ impl BashTool {
     /// Builds the Landlock rulesets and runs `true` under them once (a kernel that takes
     /// the rules but cannot run a program under them must not be chosen).
     fn probe_landlock(&self) -> Result<Arc<confine::Rules>, String> {
-        let rules = Arc::new(confine::build(self.root.path(), &self.masked_abs())?);
+        let programs: Vec<PathBuf> = self.programs().values().cloned().collect();
+        let rules = Arc::new(confine::build(
+            self.root.path(),
+            &self.masked_abs(),
+            &programs,
+        )?);
         let truth =
             exec::find_program("true").ok_or("`true` is missing from the system directories")?;
         let sandbox = Sandbox {
@@ -347,16 +352,19 @@ impl BashTool {
             .get_or_init(|| scan_masked(self.root.path()))
     }
 
-    fn program(&self, name: &str) -> Option<PathBuf> {
-        let map = self.lazy.programs.get_or_init(|| {
+    fn programs(&self) -> &HashMap<String, PathBuf> {
+        self.lazy.programs.get_or_init(|| {
             let mut names: Vec<&str> = policy::ALLOWED.to_vec();
             names.push("xargs");
             names
                 .into_iter()
                 .filter_map(|n| exec::find_program(n).map(|p| (n.to_string(), p)))
                 .collect()
-        });
-        map.get(name).cloned()
+        })
+    }
+
+    fn program(&self, name: &str) -> Option<PathBuf> {
+        self.programs().get(name).cloned()
     }
 
     fn ctx<'a>(&'a self, cwd: &'a str) -> Ctx<'a> {

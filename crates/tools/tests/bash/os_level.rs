@@ -26,12 +26,35 @@ fn rules(f: &Fixture) -> Option<Arc<confine::Rules>> {
     .iter()
     .map(|m| f.root.path().join(m))
     .collect();
-    match confine::build(f.root.path(), &masked) {
+    match confine::build(f.root.path(), &masked, &[]) {
         Ok(r) => {
             if r.support != Support::Full {
                 eprintln!("NOTE: the kernel enforces only part of Landlock ABI 6");
             }
-            Some(Arc::new(r))
+            // A kernel (or container) that takes the rules but cannot run under them.
+            let r = Arc::new(r);
+            let probe = Sandbox {
+                bwrap: None,
+                landlock: Some(r.clone()),
+                root: f.root.path().to_path_buf(),
+                masked: Vec::new(),
+            };
+            let spawn = Spawn {
+                program: &find_program("true").unwrap(),
+                args: &[],
+                env: &[],
+                cwd: f.root.path(),
+                input: Input::Null,
+                merge_stderr: false,
+                deadline: Instant::now() + Duration::from_secs(10),
+            };
+            match exec::run(&probe, spawn) {
+                Ok(ran) if ran.status == Some(0) => Some(r),
+                other => {
+                    eprintln!("SKIPPED: programs cannot run under Landlock here ({other:?})");
+                    None
+                }
+            }
         }
         Err(why) => {
             eprintln!("SKIPPED: no Landlock on this kernel ({why})");
@@ -214,7 +237,7 @@ fn landlock_stops_tcp_connect_udp_and_signals_beyond_the_sandbox() {
 
     // Landlock alone (the seccomp filter off, so the socket is created and only
     // `connect` is judged), then both.
-    let mut landlock_only = confine::build(f.root.path(), &[]).unwrap();
+    let mut landlock_only = confine::build(f.root.path(), &[], &[]).unwrap();
     landlock_only.filter = Err("off for this test".into());
     for rules in [Arc::new(landlock_only), rules.clone()] {
         let ran = run(
