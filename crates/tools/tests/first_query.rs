@@ -95,8 +95,9 @@ fn queries(graph: &CodeGraph) -> Vec<serde_json::Value> {
     out
 }
 
-/// (queries, identical, with the note) for one fixture; panics on a silent difference.
-fn compare(name: &str) -> (usize, usize, usize) {
+/// (queries, identical, identical but with the note, different with the note) for one
+/// fixture; panics on a silent difference.
+fn compare(name: &str) -> (usize, usize, usize, usize) {
     let root = fixture(name);
     let tool = tool_for(&root);
     let graph = tool.graph().unwrap();
@@ -128,28 +129,21 @@ fn compare(name: &str) -> (usize, usize, usize) {
         "{name}: {} queries, {same} identical ({warned} of them with the note), {noted} different with the note",
         qs.len()
     );
-    (qs.len(), same, noted)
+    (qs.len(), same, warned, noted)
 }
 
 #[test]
 fn relay_partial_answers_match_the_full_index() {
-    let (n, same, noted) = compare("relay");
-    assert_eq!((n, same + noted), (n, n));
-    // Every answer on the fixture is the full index's; a note may only be a warning.
-    assert_eq!(
-        noted, 0,
-        "{noted} of {n} partial answers differ (with a note)"
-    );
+    let (n, same, warned, noted) = compare("relay");
+    // Every answer is the full index's, and none needed the note.
+    assert_eq!((same, warned, noted), (n, 0, 0));
 }
 
 #[test]
 fn ledger_partial_answers_match_the_full_index() {
-    let (n, same, noted) = compare("ledger");
-    assert_eq!((n, same + noted), (n, n));
-    assert_eq!(
-        noted, 0,
-        "{noted} of {n} partial answers differ (with a note)"
-    );
+    let (n, same, warned, noted) = compare("ledger");
+    // One callers query ran out of closure rounds and says so, needlessly.
+    assert_eq!((same, warned, noted), (n, 1, 0));
 }
 
 #[test]

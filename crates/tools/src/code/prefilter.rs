@@ -548,6 +548,9 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
     let data = link::link(&inputs, &go_modules);
     let unresolved = match need {
         Need::Definitions | Need::Methods | Need::Mentions => 0,
+        // With every definition the closure wanted in the graph, the calls resolve as in
+        // the full index; otherwise count the ones that may not.
+        _ if !truncated => 0,
         _ => unresolved_sites(&inputs, &data, &lower, need, &internal, &asked),
     };
     let graph = CodeGraph::new(data);
@@ -591,9 +594,10 @@ fn extract_into(
     }
 }
 
-/// Call sites the answer depends on (calls named like the literal for callers, the
-/// symbol's own calls for callees) that have no precise edge in the partial graph and do
-/// not start from something outside the repository: the full index might link them.
+/// When the closure was cut short: the call sites the answer depends on (calls named like
+/// the literal for callers, the symbol's own calls for callees) that have no precise edge
+/// in the partial graph and do not start from something outside the repository; the full
+/// index might link them.
 fn unresolved_sites(
     inputs: &[Input<'_>],
     data: &GraphData,
