@@ -123,6 +123,13 @@ impl Ctx<'_> {
             Ok(resolved) => {
                 let meta = std::fs::metadata(&resolved.abs)
                     .map_err(|e| format!("cannot inspect `{shown}`: {e}"))?;
+                if let Some(what) = special_file(&meta) {
+                    // Reading a FIFO waits for a writer that never comes (until the
+                    // timeout); a device or socket is not repository content either.
+                    return Err(format!(
+                        "`{shown}` is {what}, not a regular file; only files and directories can be read"
+                    ));
+                }
                 if let Some(why) = secrets::refusal(Path::new(&joined), &resolved.abs, &meta) {
                     return Err(format!(
                         "`{shown}` is masked. {}",
@@ -165,6 +172,21 @@ impl Ctx<'_> {
                 path_reason(e.message())
             )),
         }
+    }
+}
+
+/// What a non-regular, non-directory file is, for the refusal message.
+fn special_file(meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        Some("a named pipe (FIFO)")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else if t.is_char_device() || t.is_block_device() {
+        Some("a device")
+    } else {
+        None
     }
 }
 

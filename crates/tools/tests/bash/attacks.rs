@@ -516,3 +516,42 @@ fn a_secret_blob_named_by_id_is_refused() {
         "initial import\n"
     );
 }
+
+/// A named pipe in the repository is refused up front: reading it would hang until the
+/// timeout. (Recursive searches skip it on their own.)
+#[test]
+fn a_named_pipe_is_refused_not_waited_on() {
+    use explore_tools::Tool;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.go"), "package a\n").unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let tool = explore_tools::bash::BashTool::new(
+        explore_tools::RepoRoot::new(dir.path()).unwrap(),
+        explore_tools::bash::BashOptions::default(),
+    );
+    for cmd in [
+        "cat pipe",
+        "head -5 pipe",
+        "grep x pipe",
+        "wc -l pipe",
+        "cat ./pipe a.go",
+    ] {
+        let err = tool
+            .call(&serde_json::json!({ "command": cmd }))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`pipe` is a named pipe (FIFO), not a regular file")
+                || err.contains("`./pipe` is a named pipe (FIFO), not a regular file"),
+            "{cmd}: {err}"
+        );
+    }
+    let ok = tool
+        .call(&serde_json::json!({ "command": "grep -rn package ." }))
+        .unwrap();
+    assert_eq!(ok.text.trim(), "./a.go:1:package a");
+}
