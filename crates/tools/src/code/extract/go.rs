@@ -67,6 +67,8 @@ struct Kinds {
     type_identifier: u16,
     qualified_type: u16,
     comment: u16,
+    interpreted_string_literal: u16,
+    raw_string_literal: u16,
 }
 
 fn kinds() -> &'static Kinds {
@@ -83,6 +85,8 @@ fn kinds() -> &'static Kinds {
             type_identifier: id("type_identifier"),
             qualified_type: id("qualified_type"),
             comment: id("comment"),
+            interpreted_string_literal: id("interpreted_string_literal"),
+            raw_string_literal: id("raw_string_literal"),
         }
     })
 }
@@ -527,8 +531,13 @@ fn bind_locals<'t>(
     calls: &mut Vec<Node<'t>>,
 ) {
     let k = kinds();
-    walk(body, &mut |n| {
+    walk_pruned(body, &mut |n| {
         let id = n.kind_id();
+        if id == k.interpreted_string_literal || id == k.raw_string_literal {
+            // Nothing to find inside a string literal; skipping its nodes saves a
+            // good share of the walk.
+            return false;
+        }
         if id == k.call_expression {
             calls.push(n);
         } else if id == k.short_var_declaration {
@@ -536,7 +545,7 @@ fn bind_locals<'t>(
                 n.child_by_field_id(field_ids().left),
                 n.child_by_field_id(field_ids().right),
             ) else {
-                return;
+                return true;
             };
             let lefts = named_children(left);
             let rights = named_children(right);
@@ -580,6 +589,7 @@ fn bind_locals<'t>(
                     .or_insert(Recv::Unknown);
             }
         }
+        true
     });
 }
 
@@ -754,6 +764,8 @@ mod tests {
             k.type_identifier,
             k.qualified_type,
             k.comment,
+            k.interpreted_string_literal,
+            k.raw_string_literal,
         ] {
             assert_ne!(id, 0);
         }

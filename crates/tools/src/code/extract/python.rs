@@ -87,6 +87,7 @@ struct Kinds {
     assignment: u16,
     identifier: u16,
     call: u16,
+    string: u16,
 }
 
 fn kinds() -> &'static Kinds {
@@ -104,6 +105,7 @@ fn kinds() -> &'static Kinds {
             assignment: id("assignment"),
             identifier: id("identifier"),
             call: id("call"),
+            string: id("string"),
         }
     })
 }
@@ -527,6 +529,13 @@ fn bind_locals<'t>(
 ) {
     walk_pruned(body, &mut |n| {
         let id = n.kind_id();
+        if id == k.string {
+            // Only an f-string (or t-string) holds expressions; the nodes of the others
+            // are skipped, a good share of the walk.
+            let head = src.get(n.start_byte()..).unwrap_or("");
+            let prefix = &head[..head.find(['"', '\'']).unwrap_or(0)];
+            return prefix.contains(['f', 'F', 't', 'T']);
+        }
         if id == k.call {
             calls.push(n);
             return true;
@@ -781,6 +790,7 @@ mod tests {
             k.assignment,
             k.identifier,
             k.call,
+            k.string,
         ] {
             assert_ne!(id, 0);
         }
