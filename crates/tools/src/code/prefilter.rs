@@ -25,7 +25,7 @@
 //! a background thread after the first partial answer, and later calls wait for it.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
@@ -145,7 +145,11 @@ struct Source {
 /// size limit, binary files) and reads every Go and Python file, in path order; also
 /// returns the `go.mod` module paths by directory.
 fn read_sources(root: &Path) -> (Vec<Source>, Vec<(String, String)>) {
-    let walker = ignore::WalkBuilder::new(root)
+    use ignore::WalkState;
+    let found: Mutex<(Vec<Source>, Vec<String>)> = Mutex::new((Vec::new(), Vec::new()));
+    // The walk is the one step that is not parallel by nature; the parallel walker also
+    // reads each file on the thread that found it, as rg does.
+    ignore::WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
         .git_exclude(true)
@@ -154,47 +158,51 @@ fn read_sources(root: &Path) -> (Vec<Source>, Vec<(String, String)>) {
         .parents(false)
         .follow_links(false)
         .filter_entry(|e| e.file_name() != ".git")
-        .build();
-    let mut seen: Vec<(String, PathBuf, Language)> = Vec::new();
-    let mut go_mods = Vec::new();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        if rel == "go.mod" || rel.ends_with("/go.mod") {
-            go_mods.push(rel);
-            continue;
-        }
-        let Some(language) = Language::of_path(&rel) else {
-            continue;
-        };
-        if secrets::is_secret_path(entry.path()) {
-            continue;
-        }
-        let Ok(meta) = entry.metadata() else {
-            continue;
-        };
-        if secrets::is_multiply_linked(&meta) || meta.len() > MAX_FILE_BYTES {
-            continue;
-        }
-        seen.push((rel, entry.path().to_path_buf(), language));
-    }
-    seen.sort_by(|a, b| a.0.cmp(&b.0));
-    let sources = seen
-        .into_par_iter()
-        .filter_map(|(rel, abs, language)| {
-            let src = std::fs::read(abs).ok()?;
-            if memchr::memchr(0, &src[..src.len().min(8192)]).is_some() {
-                return None;
-            }
-            Some(Source { rel, language, src })
-        })
-        .collect();
+        .build_parallel()
+        .run(|| {
+            let found = &found;
+            Box::new(move |entry| {
+                if let Ok(entry) = entry
+                    && let Some(one) = read_entry(root, &entry)
+                    && let Ok(mut f) = found.lock()
+                {
+                    match one {
+                        Ok(source) => f.0.push(source),
+                        Err(go_mod) => f.1.push(go_mod),
+                    }
+                }
+                WalkState::Continue
+            })
+        });
+    let (mut sources, go_mods) = found.into_inner().unwrap_or_default();
+    sources.sort_by(|a, b| a.rel.cmp(&b.rel));
     (sources, read_go_modules(root, &go_mods))
+}
+
+/// One walked entry: an indexable file read (`Ok`), a `go.mod` path (`Err`), or nothing
+/// (another file, a secret, too large, binary, unreadable).
+fn read_entry(root: &Path, entry: &ignore::DirEntry) -> Option<Result<Source, String>> {
+    if !entry.file_type().is_some_and(|t| t.is_file()) {
+        return None;
+    }
+    let rel = entry.path().strip_prefix(root).ok()?;
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    if rel == "go.mod" || rel.ends_with("/go.mod") {
+        return Some(Err(rel));
+    }
+    let language = Language::of_path(&rel)?;
+    if secrets::is_secret_path(entry.path()) {
+        return None;
+    }
+    let meta = entry.metadata().ok()?;
+    if secrets::is_multiply_linked(&meta) || meta.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    let src = std::fs::read(entry.path()).ok()?;
+    if memchr::memchr(0, &src[..src.len().min(8192)]).is_some() {
+        return None;
+    }
+    Some(Ok(Source { rel, language, src }))
 }
 
 /// `module` lines of the `go.mod` files, by directory (as the index reads them).
