@@ -11,8 +11,12 @@
 //!
 //! ```text
 //! cargo bench -p explore-tools --bench code_graph_floor -- [CORPUS] [--runs N]
-//!     [--threads N] [--json FILE] [--facts FILE]
+//!     [--threads N] [--json FILE] [--facts FILE] [--floor-only]
 //! ```
+//!
+//! `--floor-only` runs the floor step alone (once per run) and prints its time, so that
+//! `perf stat` can count its cycles and instructions next to an `explore index` process:
+//! on a loaded machine those counts move much less than wall or CPU time.
 //!
 //! `--facts FILE` times nothing: it writes every file's extracted facts (one line per
 //! file, `path<TAB>facts` in `Debug` form, files sorted) and exits, so that a change to
@@ -39,6 +43,7 @@ struct Options {
     threads: usize,
     json: Option<PathBuf>,
     facts: Option<PathBuf>,
+    floor_only: bool,
 }
 
 fn options() -> Result<Options, BoxError> {
@@ -49,6 +54,7 @@ fn options() -> Result<Options, BoxError> {
         threads: 2,
         json: None,
         facts: None,
+        floor_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -61,6 +67,7 @@ fn options() -> Result<Options, BoxError> {
             }
             "--json" => opts.json = Some(args.next().ok_or("--json needs a file")?.into()),
             "--facts" => opts.facts = Some(args.next().ok_or("--facts needs a file")?.into()),
+            "--floor-only" => opts.floor_only = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}").into()),
             s => opts.corpus = PathBuf::from(s),
         }
@@ -286,6 +293,17 @@ fn main() -> Result<(), BoxError> {
     let cache_dir = cache.path().join("explore");
     let runs = opts.runs;
 
+    if opts.floor_only {
+        return pool.install(|| {
+            let files = source_files(&opts.corpus);
+            let (floor, tally) = median_of(runs, || over_files(&files, parsed));
+            println!(
+                "floor: {} files, {} lines; wall {:.3} s, cpu {:.2} s",
+                tally.files, tally.lines, floor.wall, floor.cpu
+            );
+            Ok(())
+        });
+    }
     let report = pool.install(|| -> Result<serde_json::Value, BoxError> {
         let (walk, files) = median_of(runs, || source_files(&opts.corpus));
         // Warm the page cache once so that every step below reads from memory, as the
