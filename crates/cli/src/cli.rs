@@ -215,6 +215,11 @@ pub struct IndexArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Started by explore itself after a first query (see docs/code-graph.md): build only
+    /// if no other background build holds the repository's lock, print nothing.
+    #[arg(long, hide = true)]
+    pub background: bool,
+
     /// Where the graph goes: `embedded` (the local cache only) or `arangodb` (also push it,
     /// incrementally, to a shared ArangoDB; see docs/arangodb.md).
     #[command(flatten)]

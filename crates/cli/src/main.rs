@@ -3,6 +3,7 @@
 //! `main` reads top-down: parse the command line, set up logging, run the command, exit
 //! with its status. Each command lives in `commands/<verb>.rs`.
 
+mod background;
 mod cache;
 mod cli;
 mod commands;

@@ -30,7 +30,16 @@ pub struct StoreSettings {
 
 /// Merges flags, environment and configuration files for the repository at `dir`.
 pub fn resolve(args: &StoreArgs, dir: &Path) -> Result<StoreSettings> {
-    let files = settings::store_files(dir, settings::user_file_path(&ProcessEnv))?;
+    resolve_with(args, dir, settings::user_file_path(&ProcessEnv))
+}
+
+/// [`resolve`] with the user file given (tests pass their own, or none).
+pub fn resolve_with(
+    args: &StoreArgs,
+    dir: &Path,
+    user_file: Option<std::path::PathBuf>,
+) -> Result<StoreSettings> {
+    let files = settings::store_files(dir, user_file)?;
     let a = &args.arango;
     // clap reads flag and variable alike, so the source names both.
     fn pick<T>(
@@ -106,4 +115,47 @@ pub fn open_shared(args: &StoreArgs, dir: &Path) -> Result<Option<Arc<ArangoStor
         s.arango.repo
     );
     Ok(Some(Arc::new(store)))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::cli::ArangoArgs;
+
+    #[test]
+    fn flags_over_defaults_and_the_password_never_printed() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("relay");
+        std::fs::create_dir(&repo).unwrap();
+        let args = StoreArgs {
+            store: Some(StoreKind::Arangodb),
+            arango: ArangoArgs {
+                arango_url: Some("http://db:8529".into()),
+                arango_password: Some("s3cret".into()),
+                ..Default::default()
+            },
+        };
+        let s = resolve_with(&args, &repo, None).unwrap();
+        assert_eq!(s.kind.value, StoreKind::Arangodb);
+        assert_eq!(s.kind.source.to_string(), "--store / EXPLORE_STORE");
+        let cfg = &s.arango;
+        assert_eq!(cfg.url, "http://db:8529");
+        assert_eq!(cfg.user, "root");
+        assert_eq!(cfg.database, "explore");
+        assert_eq!(cfg.repo, "relay");
+        assert_eq!(cfg.password.as_deref(), Some("s3cret"));
+        assert_eq!(
+            s.sources[0].to_string(),
+            "--arango-url / EXPLORE_ARANGO_URL"
+        );
+        assert_eq!(s.sources[1].to_string(), "default");
+        assert_eq!(s.sources[2].to_string(), "the repository directory's name");
+        assert!(!format!("{args:?}").contains("s3cret"));
+        assert!(!format!("{s:?}").contains("s3cret"));
+        let none = resolve_with(&StoreArgs::default(), &repo, None).unwrap();
+        assert_eq!(none.kind.value, StoreKind::Embedded);
+        assert_eq!(none.kind.source.to_string(), "default");
+    }
 }

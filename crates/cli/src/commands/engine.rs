@@ -63,5 +63,7 @@ fn run<P: Policy>(
     config: &RunConfig,
     sink: &dyn EventSink,
 ) -> Result<ExploreResult> {
-    Ok(runtime.block_on(explore_agent::explore(registry, policy, config, sink))?)
+    let result = runtime.block_on(explore_agent::explore(registry, policy, config, sink))?;
+    crate::background::finish_index(registry.code(), registry.root().path());
+    Ok(result)
 }

@@ -45,16 +45,18 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
     if name == "submit" {
         return check_submit(&value);
     }
-    match registry.call(&name, &value) {
+    let status = match registry.call(&name, &value) {
         Ok(out) => {
             outln!("{}", out.text);
-            Ok(0)
+            0
         }
         Err(err) => {
             outln!("{err}");
-            Ok(1)
+            1
         }
-    }
+    };
+    crate::background::finish_index(registry.code(), &dir);
+    Ok(status)
 }
 
 /// `submit` ends a run, so outside one it can only be checked: the same parse the loop

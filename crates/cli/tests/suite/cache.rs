@@ -463,3 +463,79 @@ fn unusable_cache_never_stops_an_exploration() {
     assert_eq!(doc["_metadata"]["cache"], "miss");
     assert!(doc["_metadata"].get("cache_file").is_none());
 }
+
+/// The first `code` query on a repository never indexed answers from a partial graph and
+/// leaves the full index to a detached `explore index --background`, so the next query is
+/// warm even though the first process exited at once.
+#[test]
+fn a_first_query_leaves_a_background_build_that_writes_the_cache() {
+    let sb = super::common::Sandbox::new();
+    let repo = super::common::tiny_repo();
+    let cache = sb.home.path().join("idx-cache");
+    let out = sb
+        .cmd()
+        .env("EXPLORE_CACHE_DIR", &cache)
+        .env("EXPLORE_BACKGROUND_INDEX", "1")
+        .args(["-q", "-C"])
+        .arg(repo.path())
+        .args(["tool", "code", r#"{"operation":"find","symbol":"Store"}"#])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        super::common::stdout(&out).contains("Store (interface) at store/store.go:4"),
+        "{}",
+        super::common::stdout(&out)
+    );
+    // Wait for the detached builder (not a timing assertion: it only bounds the wait).
+    let written = |ext: &str| {
+        walk_files(&cache)
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == ext))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !(written("idx") && written("store")) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(
+        written("idx") && written("store"),
+        "{:?}",
+        walk_files(&cache)
+    );
+    // With it disabled, a first query on another repository leaves nothing behind.
+    let other = super::common::tiny_repo();
+    let cache2 = sb.home.path().join("idx-cache-2");
+    let out = sb
+        .cmd()
+        .env("EXPLORE_CACHE_DIR", &cache2)
+        .args(["-q", "-C"])
+        .arg(other.path())
+        .args(["tool", "code", r#"{"operation":"find","symbol":"Store"}"#])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        !walk_files(&cache2)
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == "idx")),
+        "{:?}",
+        walk_files(&cache2)
+    );
+}
+
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -65,6 +65,8 @@ impl Sandbox {
         }
         cmd.env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path().join("config"))
+            // No detached indexer outliving a test (one test turns it back on).
+            .env("EXPLORE_BACKGROUND_INDEX", "0")
             .current_dir(self.home.path());
         cmd
     }
@@ -80,6 +82,8 @@ impl Sandbox {
         }
         cmd.env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path().join("config"))
+            // No detached indexer outliving a test (one test turns it back on).
+            .env("EXPLORE_BACKGROUND_INDEX", "0")
             .current_dir(self.home.path());
         cmd
     }

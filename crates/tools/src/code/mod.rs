@@ -211,6 +211,14 @@ impl CodeTool {
         Ok(stats)
     }
 
+    /// True when a call was answered from a partial graph (the first query on a
+    /// repository never indexed) and the full index it started is not in use yet: a
+    /// process about to exit would lose that build, so the CLI hands it to a background
+    /// `explore index` (see `crates/cli/src/background.rs`).
+    pub fn full_index_pending(&self) -> bool {
+        self.first.pending()
+    }
+
     /// The stats of the last build or refresh, if the graph was built.
     pub fn stats(&self) -> Option<IndexStats> {
         self.state

@@ -827,6 +827,12 @@ impl FirstQuery {
         Some(out)
     }
 
+    /// True when a partial answer was given and the full build it started has not been
+    /// taken by [`FirstQuery::wait`] yet (it may still be running).
+    pub(crate) fn pending(&self) -> bool {
+        self.background.lock().is_ok_and(|b| b.is_some())
+    }
+
     /// The full index started after a partial answer, once it is done (waiting for it);
     /// `None` when none was started or it was already taken.
     pub(crate) fn wait(&self) -> Option<Built> {
