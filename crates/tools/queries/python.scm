@@ -1,9 +1,10 @@
 ; Definitions and call references in Python, in the tags.scm convention:
 ; `@definition.<kind>` marks the defining node, `@name` its name, `@reference.call` a call.
-; Classes and functions match at any depth: the indexer walks up from each match to decide
-; whether a function is a method (its nearest scope is a class body), to qualify nested
-; classes (`Settings.Config`), and to drop definitions local to a function. The indexer
-; runs the definition patterns with a maximum start depth (see `PYTHON_MAX_START_DEPTH`).
+; Classes and functions match at any depth: a function is a method when its nearest scope
+; is a class body, nested classes are qualified (`Settings.Config`), and definitions local
+; to a function are dropped. The indexer finds the same nodes in one walk of module and
+; class bodies, at most `PYTHON_MAX_START_DEPTH` deep (cheaper than running the query;
+; `extract/python.rs`), and a unit test checks that both agree on the fixtures.
 
 (class_definition
   name: (identifier) @name) @definition.class
