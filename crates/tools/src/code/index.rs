@@ -478,7 +478,7 @@ struct Walked {
 }
 
 /// `module` lines of the repository's `go.mod` files, by directory.
-fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
+pub(super) fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for rel in go_mods {
         let Ok(text) = std::fs::read_to_string(root.join(rel)) else {

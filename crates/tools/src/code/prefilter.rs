@@ -176,7 +176,7 @@ fn read_sources(root: &Path) -> (Vec<Source>, Vec<(String, String)>) {
         });
     let (mut sources, go_mods) = found.into_inner().unwrap_or_default();
     sources.sort_by(|a, b| a.rel.cmp(&b.rel));
-    (sources, read_go_modules(root, &go_mods))
+    (sources, index::read_go_modules(root, &go_mods))
 }
 
 /// One walked entry: an indexable file read (`Ok`), a `go.mod` path (`Err`), or nothing
@@ -203,31 +203,6 @@ fn read_entry(root: &Path, entry: &ignore::DirEntry) -> Option<Result<Source, St
         return None;
     }
     Some(Ok(Source { rel, language, src }))
-}
-
-/// `module` lines of the `go.mod` files, by directory (as the index reads them).
-fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for rel in go_mods {
-        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
-            continue;
-        };
-        let module = text.lines().find_map(|l| {
-            l.trim()
-                .strip_prefix("module")
-                .filter(|rest| rest.starts_with([' ', '\t']))
-                .map(|rest| rest.trim().trim_matches('"').to_string())
-        });
-        if let Some(m) = module {
-            let dir = rel
-                .strip_suffix("go.mod")
-                .unwrap_or("")
-                .trim_end_matches('/');
-            out.push((dir.to_string(), m));
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Indexes of the files whose content matches `ac`.
