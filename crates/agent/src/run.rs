@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use explore_tools::overview::group;
 use explore_tools::{Finding, Registry, ToolError, ToolOutput};
 use serde_json::json;
 
@@ -1230,19 +1231,6 @@ fn final_note(reason: StopReason, remaining: u64) -> String {
     format!(
         "{why}: call `submit` now with what you have found. Only `submit` is available. Cite only files and lines the tools showed you; say in the answer what you could not confirm."
     )
-}
-
-/// `60000` as `60,000`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The first `max` characters of `s`, with an ellipsis when cut.

@@ -139,7 +139,7 @@ impl Overview {
     /// `Repository: 412 files. Languages: Go 230, TypeScript 120 (…)`.
     pub fn render(&self) -> String {
         let at_least = if self.truncated { "at least " } else { "" };
-        let mut out = format!("Repository: {at_least}{} files.", group(self.files));
+        let mut out = format!("Repository: {at_least}{} files.", group(self.files as u64));
         if self.languages.is_empty() {
             out.push_str(" No source files in a known language.");
         } else {
@@ -147,7 +147,7 @@ impl Overview {
                 .languages
                 .iter()
                 .take(MAX_LANGUAGES)
-                .map(|(l, n)| format!("{l} {}", group(*n)))
+                .map(|(l, n)| format!("{l} {}", group(*n as u64)))
                 .collect();
             out.push_str(&format!(" Languages: {}.", shown.join(", ")));
             let graph = self
@@ -178,8 +178,9 @@ impl Overview {
     }
 }
 
-/// 1234567 → "1,234,567".
-fn group(n: usize) -> String {
+/// 1234567 → "1,234,567": counts the model reads (files here, tokens in the agent's
+/// budget notes).
+pub fn group(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -264,5 +265,7 @@ mod tests {
             o.render()
         );
         assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(group(60_000), "60,000");
+        assert_eq!(group(999), "999");
     }
 }

@@ -149,31 +149,21 @@ fn read_sources(root: &Path) -> (Vec<Source>, Vec<(String, String)>) {
     let found: Mutex<(Vec<Source>, Vec<String>)> = Mutex::new((Vec::new(), Vec::new()));
     // The walk is the one step that is not parallel by nature; the parallel walker also
     // reads each file on the thread that found it, as rg does.
-    ignore::WalkBuilder::new(root)
-        .hidden(true)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .require_git(false)
-        .parents(false)
-        .follow_links(false)
-        .filter_entry(|e| e.file_name() != ".git")
-        .build_parallel()
-        .run(|| {
-            let found = &found;
-            Box::new(move |entry| {
-                if let Ok(entry) = entry
-                    && let Some(one) = read_entry(root, &entry)
-                    && let Ok(mut f) = found.lock()
-                {
-                    match one {
-                        Ok(source) => f.0.push(source),
-                        Err(go_mod) => f.1.push(go_mod),
-                    }
+    index::walker(root).build_parallel().run(|| {
+        let found = &found;
+        Box::new(move |entry| {
+            if let Ok(entry) = entry
+                && let Some(one) = read_entry(root, &entry)
+                && let Ok(mut f) = found.lock()
+            {
+                match one {
+                    Ok(source) => f.0.push(source),
+                    Err(go_mod) => f.1.push(go_mod),
                 }
-                WalkState::Continue
-            })
-        });
+            }
+            WalkState::Continue
+        })
+    });
     let (mut sources, go_mods) = found.into_inner().unwrap_or_default();
     sources.sort_by(|a, b| a.rel.cmp(&b.rel));
     (sources, index::read_go_modules(root, &go_mods))
