@@ -14,6 +14,7 @@
 # EXPLORE (default target/release/explore, built here unless NO_BUILD=1), FLOOR (the
 # code_graph_floor bench binary; default: `cargo bench` runs it), RUNS (runs of each cold
 # measurement, default 2), WARM_RUNS (hyperfine runs of each warm one, default 10),
+# FIRST_RUNS (hyperfine runs of each first query on an empty cache, default 5),
 # SYMBOLS (space separated, default "ServeHTTP QuerySet NewClient"), FLOOR_RUNS (default 1).
 # Cold runs are timed with GNU time (wall, user+sys CPU and max RSS from the same run);
 # warm ones with hyperfine (median). Wall time grows with the machine's load, CPU time
@@ -29,6 +30,7 @@ OUT="${OUT:-$repo/target/bench-results}"
 EXPLORE="${EXPLORE:-$repo/target/release/explore}"
 RUNS="${RUNS:-2}"
 WARM_RUNS="${WARM_RUNS:-10}"
+FIRST_RUNS="${FIRST_RUNS:-5}"
 FLOOR_RUNS="${FLOOR_RUNS:-1}"
 read -r -a SYMS <<<"${SYMBOLS:-ServeHTTP QuerySet NewClient}"
 
@@ -145,15 +147,24 @@ for sym in "${SYMS[@]}"; do
   rows+=("$sym $(median "$OUT/rg-$sym.json") $(median "$OUT/warm-$sym.json") $rg_hits $warm_rss $rg_rss")
 done
 
-# A first query on a repository never indexed: the whole index is built before the
-# answer, so one symbol is enough (its cost does not depend on the symbol).
-sym="${SYMS[0]}"
-args="{\"operation\":\"find\",\"symbol\":\"$sym\"}"
+# A first query on a repository never indexed: answered from the files that mention the
+# name (docs/code-graph.md), so its cost depends on the symbol: every symbol, hyperfine
+# with the cache removed before each run. No detached background build (it would load
+# the machine during the next runs).
 export EXPLORE_CACHE_DIR="$OUT/cache-fresh"
-log "first find $sym on a never-indexed repo: $RUNS runs (load $(load))"
-read -r first first_cpu first_rss < <(runs_of "$RUNS" clear_cache "$EXPLORE" -q -C "$CORPUS" tool code "$args")
-clear_cache
-log "  wall $first s, cpu $first_cpu s, max rss $first_rss KiB"
+export EXPLORE_BACKGROUND_INDEX=0
+first_rows=()
+for sym in "${SYMS[@]}"; do
+  args="{\"operation\":\"find\",\"symbol\":\"$sym\"}"
+  log "first find $sym on a never-indexed repo: $FIRST_RUNS runs (load $(load))"
+  hyperfine -N --style basic --runs "$FIRST_RUNS" --prepare "rm -rf $EXPLORE_CACHE_DIR" \
+    --export-json "$OUT/first-$sym.json" \
+    "$EXPLORE -q -C $CORPUS tool code '$args'" >&2
+  clear_cache
+  first_rss=$(max_rss "$EXPLORE" -q -C "$CORPUS" tool code "$args")
+  clear_cache
+  first_rows+=("$sym $(median "$OUT/first-$sym.json") $first_rss")
+done
 
 # --- summary -------------------------------------------------------------------------
 floor=$(jq -r .floor.wall_s "$OUT/floor.json")
@@ -181,8 +192,15 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "met" : "not met" 
     r=$(ratio "$warm_s" "$rg_s")
     echo "| warm \`find $sym\` (process, median of $WARM_RUNS) | $(ms "$warm_s") | \`rg -n $sym\` $(ms "$rg_s") ($hits lines) | ${r}x | ≤ 0.2x | $(verdict "$r" 0.2) |"
   done
-  r=$(ratio "$first" "$rg_first")
-  echo "| first \`find ${SYMS[0]}\` on a never-indexed repo (median of $RUNS) | $(s "$first") ($(s "$first_cpu")) | \`rg -n ${SYMS[0]}\` $(ms "$rg_first") | ${r}x | ≤ 2x | $(verdict "$r" 2) |"
+  first_rss_max=0
+  for row in "${first_rows[@]}"; do
+    read -r sym first_s first_rss <<<"$row"
+    rg_s=$(median "$OUT/rg-$sym.json")
+    r=$(ratio "$first_s" "$rg_s")
+    echo "| first \`find $sym\` on a never-indexed repo (median of $FIRST_RUNS) | $(ms "$first_s") | \`rg -n $sym\` $(ms "$rg_s") | ${r}x | ≤ 2x | $(verdict "$r" 2) |"
+    [ "$first_rss" -gt "$first_rss_max" ] && first_rss_max=$first_rss
+  done
+  first_rss=$first_rss_max
   per_m=$(awk -v k="$cold_rss" -v l="$lines" 'BEGIN { printf "%.0f", k / 1024 / (l / 1e6) }')
   echo "| peak RSS, cold \`explore index\` | $(mib "$cold_rss") ($per_m MiB per 1M lines) | ctags $(mib "$ctags_rss") | — | < 1024 MiB per 1M lines | $(verdict "$per_m" 1023.99) |"
   echo "| peak RSS, first find / warm find / rg | $(mib "$first_rss") / $(mib "$warm_rss") / $(mib "$rg_rss") | | | | |"
