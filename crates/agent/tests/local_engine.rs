@@ -552,3 +552,73 @@ async fn ledger_nonsense_is_not_found() {
         assert!(r.relevant_files.is_empty(), "{q}");
     }
 }
+
+/// Runs one question over a fixture whose code index was written to `cache` beforehand,
+/// so the engine reads the warm store file instead of loading the graph.
+async fn ask_warm(fixture_name: &str, cache: &std::path::Path, question: &str) -> ExploreResult {
+    let options = RegistryOptions {
+        index: IndexOptions {
+            cache_dir: Some(cache.to_path_buf()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let root = RepoRoot::new(fixture(fixture_name)).unwrap_or_else(|e| panic!("{e}"));
+    let registry = Registry::new(root, options);
+    assert!(
+        registry.code().warm_store().is_some(),
+        "{fixture_name}: no warm store in {}",
+        cache.display()
+    );
+    let mut policy = LocalPolicy::new(registry.clone());
+    explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The ranking corpus and the text search's graph coverage read from the warm store give
+/// the very answers the in-memory graph gives: concept questions, a constant found by text
+/// search, a symbol question.
+#[tokio::test]
+async fn warm_store_answers_like_the_graph() {
+    let cache = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (fixture_name, questions) in [
+        (
+            "relay",
+            &[
+                "how are webhooks handled",
+                "where is the retry logic",
+                "where is maxCommentRunes used",
+                "who calls Plan",
+            ][..],
+        ),
+        (
+            "ledger",
+            &[
+                "how is the webhook signature verified",
+                "where are amounts validated",
+            ][..],
+        ),
+    ] {
+        let options = RegistryOptions {
+            index: IndexOptions {
+                cache_dir: Some(cache.path().to_path_buf()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let root = RepoRoot::new(fixture(fixture_name)).unwrap_or_else(|e| panic!("{e}"));
+        Registry::new(root, options)
+            .code()
+            .index()
+            .unwrap_or_else(|e| panic!("{e}"));
+        for q in questions {
+            let cold = ask(fixture_name, q).await;
+            let warm = ask_warm(fixture_name, cache.path(), q).await;
+            assert!(!cold.relevant_files.is_empty(), "{q}");
+            assert_eq!(files(&warm), files(&cold), "{q}");
+            assert_eq!(warm.answer, cold.answer, "{q}");
+            assert_eq!(warm.metadata.stop_reason, cold.metadata.stop_reason, "{q}");
+        }
+    }
+}

@@ -5,7 +5,7 @@
 //! and first doc lines come from the graph, call, use and implementation edges feed the
 //! PageRank. Only the shortlist of a question is ever read from disk.
 
-use explore_tools::code::{CodeGraph, EdgeKind};
+use explore_tools::code::{CodeGraph, EdgeKind, GraphStore};
 
 use super::rank::{Corpus, SymbolInfo};
 
@@ -42,4 +42,48 @@ pub fn from_graph(graph: &CodeGraph) -> Corpus {
         symbols,
         edges,
     }
+}
+
+/// The relations that make one symbol depend on another, for the PageRank.
+const RANKED_EDGES: [EdgeKind; 3] = [EdgeKind::Calls, EdgeKind::Uses, EdgeKind::Implements];
+
+/// The same corpus as [`from_graph`], read record by record through the `code` tool's
+/// lookups: from the warm store file this avoids loading, linking and freeing the whole
+/// graph (most of a concept question's time on a big repository). `None` when the store
+/// has no symbols or a record could not be read (the caller then loads the graph).
+/// The edges come grouped by source symbol rather than in the graph's order; the ranking
+/// only counts them, so the order does not matter.
+pub fn from_store(store: &dyn GraphStore) -> Option<Corpus> {
+    let mut files = Vec::new();
+    while let Some(f) = store.file(u32::try_from(files.len()).ok()?) {
+        files.push(f.path);
+    }
+    let mut symbols = Vec::new();
+    while let Some(s) = store.symbol(u32::try_from(symbols.len()).ok()?) {
+        symbols.push(SymbolInfo {
+            name: s.name,
+            display: s.display,
+            kind: s.kind.as_str().to_string(),
+            file: s.file as usize,
+            line: s.line,
+            end_line: s.end_line.max(s.line),
+            doc: s.doc.unwrap_or_default(),
+        });
+    }
+    if symbols.is_empty() {
+        return None;
+    }
+    let mut edges = Vec::new();
+    for id in 0..symbols.len() {
+        let from = u32::try_from(id).ok()?;
+        for kind in RANKED_EDGES {
+            let page = store.edges_out(from, kind, usize::MAX);
+            edges.extend(page.edges.iter().map(|e| (e.from as usize, e.to as usize)));
+        }
+    }
+    Some(Corpus {
+        files,
+        symbols,
+        edges,
+    })
 }
