@@ -130,6 +130,24 @@ fn add_terms(map: &mut HashMap<String, f64>, s: &str) -> f64 {
     n
 }
 
+/// [`add_terms`] with the terms of each distinct text computed once.
+fn add_terms_memo<'a>(
+    map: &mut HashMap<String, f64>,
+    s: &'a str,
+    memo: &mut HashMap<&'a str, Vec<String>>,
+) -> f64 {
+    let terms = memo.entry(s).or_insert_with(|| text::index_terms(s));
+    for t in terms.iter() {
+        match map.get_mut(t) {
+            Some(c) => *c += 1.0,
+            None => {
+                map.insert(t.clone(), 1.0);
+            }
+        }
+    }
+    terms.len() as f64
+}
+
 impl LexIndex {
     /// Indexes a corpus.
     pub fn build(corpus: Corpus) -> Self {
@@ -141,14 +159,18 @@ impl LexIndex {
             let stem = path.rsplit_once('.').map_or(path.as_str(), |(s, _)| s);
             fields[i].path_len = add_terms(&mut fields[i].path, stem);
         }
+        // Names repeat across a big repository (`New`, `__init__`, `String`, `Error`), so
+        // each distinct name or doc line is split and stemmed once.
+        let mut memo: HashMap<&str, Vec<String>> = HashMap::new();
         for (si, s) in corpus.symbols.iter().enumerate() {
             let Some(f) = fields.get_mut(s.file) else {
                 continue;
             };
             by_file[s.file].push(si);
-            f.names_len += add_terms(&mut f.names, &s.name);
-            f.docs_len += add_terms(&mut f.docs, &s.doc);
+            f.names_len += add_terms_memo(&mut f.names, &s.name, &mut memo);
+            f.docs_len += add_terms_memo(&mut f.docs, &s.doc, &mut memo);
         }
+        drop(memo);
         let mut df: HashMap<String, usize> = HashMap::new();
         for f in &fields {
             let mut seen: Vec<&String> = f.path.keys().chain(f.names.keys()).collect();
