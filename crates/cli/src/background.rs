@@ -77,10 +77,12 @@ pub fn try_lock(cache: &Path) -> Result<Option<File>> {
         .write(true)
         .open(&path)
         .with_context(|| format!("cannot open `{}`", path.display()))?;
-    match file.try_lock() {
+    // fs4 rather than `File::try_lock`, which needs Rust 1.89 (the MSRV is 1.88); called
+    // as a path so the newer inherent method is not picked.
+    match fs4::FileExt::try_lock(&file) {
         Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-        Err(std::fs::TryLockError::Error(e)) => {
+        Err(fs4::TryLockError::WouldBlock) => Ok(None),
+        Err(fs4::TryLockError::Error(e)) => {
             Err(e).with_context(|| format!("cannot lock `{}`", path.display()))
         }
     }
