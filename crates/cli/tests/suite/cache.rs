@@ -502,7 +502,8 @@ fn a_first_query_leaves_a_background_build_that_writes_the_cache() {
         "{:?}",
         walk_files(&cache)
     );
-    // With it disabled, a first query on another repository leaves nothing behind.
+    // With it disabled, no background build ever runs (it would leave its lock file; the
+    // in-process build may still finish and write the cache before the process exits).
     let other = super::common::tiny_repo();
     let cache2 = sb.home.path().join("idx-cache-2");
     let out = sb
@@ -518,10 +519,60 @@ fn a_first_query_leaves_a_background_build_that_writes_the_cache() {
     assert!(
         !walk_files(&cache2)
             .iter()
-            .any(|p| p.extension().is_some_and(|e| e == "idx")),
+            .any(|p| p.extension().is_some_and(|e| e == "building")),
         "{:?}",
         walk_files(&cache2)
     );
+}
+
+/// What the detached process runs: `explore index --background` builds the cache quietly
+/// under its lock, and bows out when another build holds it.
+#[test]
+fn index_background_builds_quietly_under_a_lock() {
+    let sb = super::common::Sandbox::new();
+    let repo = super::common::tiny_repo();
+    let cache = sb.home.path().join("bg-cache");
+    let run = || {
+        sb.cmd()
+            .env("EXPLORE_CACHE_DIR", &cache)
+            .args(["-q", "-C"])
+            .arg(repo.path())
+            .args(["index", "--background"])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(super::common::stdout(&out), "");
+    let files = walk_files(&cache);
+    for ext in ["idx", "store", "building"] {
+        assert!(
+            files
+                .iter()
+                .any(|p| p.extension().is_some_and(|e| e == ext)),
+            "{ext}: {files:?}"
+        );
+    }
+    // Another build holds the lock: this one writes nothing and still exits 0.
+    let idx = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "idx"))
+        .unwrap()
+        .clone();
+    let lock = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "building"))
+        .unwrap();
+    let held = std::fs::File::options().write(true).open(lock).unwrap();
+    fs4::FileExt::lock(&held).unwrap();
+    std::fs::remove_file(&idx).unwrap();
+    let out = run();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!idx.exists(), "a second builder ran despite the lock");
+    drop(held);
+    let out = run();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(idx.exists());
 }
 
 fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -792,10 +792,12 @@ impl FirstQuery {
         Some(out)
     }
 
-    /// True when a partial answer was given and the full build it started has not been
-    /// taken by [`FirstQuery::wait`] yet (it may still be running).
+    /// True when a partial answer was given and the full build it started is still
+    /// running (a finished one has written the cache already).
     pub(crate) fn pending(&self) -> bool {
-        self.background.lock().is_ok_and(|b| b.is_some())
+        self.background
+            .lock()
+            .is_ok_and(|b| b.as_ref().is_some_and(|h| !h.is_finished()))
     }
 
     /// The full index started after a partial answer, once it is done (waiting for it);
