@@ -18,9 +18,14 @@ pub const PER_REQUEST_OVERHEAD: u64 = 3;
 pub const SAFETY_MARGIN_PCT: u64 = 10;
 
 /// Counts tokens the way the model's tokenizer does, as closely as tiktoken allows.
+///
+/// The tokenizer is built on the first count, not when the counter is made: building
+/// o200k costs ~170 ms, most of a local-engine answer, and a run without a model (the
+/// local engine) counts nothing unless an output is large enough to need the cap.
 #[derive(Clone)]
 pub struct TokenCounter {
-    bpe: &'static tiktoken_rs::CoreBPE,
+    tokenizer: Option<tiktoken_rs::tokenizer::Tokenizer>,
+    bpe: std::sync::OnceLock<&'static tiktoken_rs::CoreBPE>,
     encoding: &'static str,
 }
 
@@ -36,21 +41,26 @@ impl TokenCounter {
     /// The counter for `model`: its own encoding when tiktoken knows the name, else o200k
     /// (the encoding of current OpenAI models, and a fair proxy for other BPE tokenizers).
     pub fn for_model(model: Option<&str>) -> Self {
-        if let Some(m) = model
-            && let Some(tok) = tiktoken_rs::tokenizer::get_tokenizer(m)
-            && let Ok(bpe) = tiktoken_rs::bpe_for_tokenizer(tok)
-        {
-            let encoding = match tok {
-                tiktoken_rs::tokenizer::Tokenizer::Cl100kBase => "cl100k_base",
-                tiktoken_rs::tokenizer::Tokenizer::O200kBase => "o200k_base",
-                _ => "model",
-            };
-            return Self { bpe, encoding };
-        }
+        use tiktoken_rs::tokenizer::Tokenizer;
+        let tokenizer = model.and_then(tiktoken_rs::tokenizer::get_tokenizer);
+        let encoding = match tokenizer {
+            None | Some(Tokenizer::O200kBase) => "o200k_base",
+            Some(Tokenizer::Cl100kBase) => "cl100k_base",
+            Some(_) => "model",
+        };
         Self {
-            bpe: tiktoken_rs::o200k_base_singleton(),
-            encoding: "o200k_base",
+            tokenizer,
+            bpe: std::sync::OnceLock::new(),
+            encoding,
         }
+    }
+
+    fn bpe(&self) -> &'static tiktoken_rs::CoreBPE {
+        self.bpe.get_or_init(|| {
+            self.tokenizer
+                .and_then(|t| tiktoken_rs::bpe_for_tokenizer(t).ok())
+                .unwrap_or_else(tiktoken_rs::o200k_base_singleton)
+        })
     }
 
     /// The encoding's name, for `_metadata`.
@@ -60,7 +70,13 @@ impl TokenCounter {
 
     /// Tokens of one text.
     pub fn count(&self, text: &str) -> u64 {
-        self.bpe.count_ordinary(text) as u64
+        self.bpe().count_ordinary(text) as u64
+    }
+
+    /// Whether `text` is at most `cap` tokens, counting only when it must: a BPE token is
+    /// at least one byte, so a text of at most `cap` bytes fits without a count.
+    pub fn fits(&self, text: &str, cap: u64) -> bool {
+        text.len() as u64 <= cap || self.count(text) <= cap
     }
 
     /// Tokens of one message as sent.
@@ -160,6 +176,27 @@ impl Calibration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tokenizer_is_built_only_when_a_count_is_needed() {
+        let c = TokenCounter::for_model(Some("gpt-4o-mini"));
+        assert_eq!(c.encoding(), "o200k_base");
+        // Short enough in bytes to fit any cap of as many tokens: no tokenizer built.
+        assert!(c.fits("fn main() {}", 12));
+        assert!(c.bpe.get().is_none());
+        // Longer than the cap in bytes: counted (4 tokens at most for this text).
+        assert!(c.fits("hello hello hello", 5));
+        assert!(c.bpe.get().is_some());
+        assert!(!c.fits(&"word ".repeat(100), 50));
+        assert_eq!(
+            TokenCounter::for_model(Some("gpt-4")).encoding(),
+            "cl100k_base"
+        );
+        assert_eq!(
+            TokenCounter::for_model(Some("qwen2.5-coder")).encoding(),
+            "o200k_base"
+        );
+    }
 
     #[test]
     fn calibration_follows_the_largest_ratio_after_the_first() {

@@ -349,7 +349,12 @@ impl<'a> Run<'a> {
             };
 
             self.sink.emit(&Event::Turn { turn });
-            let raw_prompt = self.counter.count_prompt(&self.messages, &tools);
+            // Without a model nothing is sent, so there is no prompt to estimate.
+            let raw_prompt = if self.metered {
+                self.counter.count_prompt(&self.messages, &tools)
+            } else {
+                0
+            };
             let est_prompt = self.calibration.apply(raw_prompt);
             self.metrics.estimated_prompt_tokens += est_prompt;
             let request = TurnRequest {
@@ -819,10 +824,10 @@ impl<'a> Run<'a> {
     /// Caps an output at the configured tokens, spilling the whole text for paging.
     fn cap_output(&mut self, text: String) -> String {
         let cap = self.config.tool_output_tokens;
-        let tokens = self.counter.count(&text);
-        if tokens <= cap {
+        if self.counter.fits(&text, cap) {
             return text;
         }
+        let tokens = self.counter.count(&text);
         self.metrics.cut_outputs += 1;
         let total_lines = text.lines().count();
         let keep_budget = cap.saturating_sub(150);
@@ -869,7 +874,12 @@ impl<'a> Run<'a> {
             tool: call.name.clone(),
             ok,
             summary: short(text.lines().next().unwrap_or(""), 160),
-            tokens: self.counter.count(text),
+            // What the output costs a model; 0 when no model reads it (the local engine).
+            tokens: if self.metered {
+                self.counter.count(text)
+            } else {
+                0
+            },
         });
     }
 
