@@ -212,20 +212,36 @@ pub fn store_files(repo: &Path, user_file: Option<PathBuf>) -> Result<StoreFiles
     let user = match &user_file {
         Some(p) => read_file(p, false)?,
         None => None,
-    }
-    .unwrap_or_default();
+    };
     let repo_file = repo.join(REPO_FILE);
-    let from_repo = read_file(&repo_file, true)?.unwrap_or_default();
-    let r_src = Source::RepoFile(repo_file.clone());
+    let from_repo = read_file(&repo_file, true)?;
+    store_from_configs(
+        &repo_file,
+        from_repo.as_ref(),
+        user_file.as_deref(),
+        user.as_ref(),
+    )
+}
+
+/// [`store_files`] over files already read (the main command reads them once for all
+/// its settings).
+fn store_from_configs(
+    repo_file: &Path,
+    from_repo: Option<&FileConfig>,
+    user_file: Option<&Path>,
+    user: Option<&FileConfig>,
+) -> Result<StoreFiles> {
+    let r_src = Source::RepoFile(repo_file.to_path_buf());
     let u_src = user_file
-        .clone()
-        .map(Source::UserFile)
+        .map(|p| Source::UserFile(p.to_path_buf()))
         .unwrap_or(Source::Default);
-    let r = from_repo.arangodb.unwrap_or_default();
-    let u = user.arangodb.unwrap_or_default();
+    let r = from_repo
+        .and_then(|c| c.arangodb.clone())
+        .unwrap_or_default();
+    let u = user.and_then(|c| c.arangodb.clone()).unwrap_or_default();
     for (set, path) in [
-        (r.password.is_some(), Some(repo_file.as_path())),
-        (u.password.is_some(), user_file.as_deref()),
+        (r.password.is_some(), Some(repo_file)),
+        (u.password.is_some(), user_file),
     ] {
         if let (true, Some(path)) = (set, path) {
             bail!(
@@ -249,9 +265,9 @@ pub fn store_files(repo: &Path, user_file: Option<PathBuf>) -> Result<StoreFiles
     }
     let tag = |v: Option<String>, s: &Source| v.map(|v| (v, s.clone()));
     out.store = from_repo
-        .store
+        .and_then(|c| c.store)
         .map(|k| (k, r_src.clone()))
-        .or(user.store.map(|k| (k, u_src.clone())));
+        .or(user.and_then(|c| c.store).map(|k| (k, u_src.clone())));
     out.arango = ArangoFiles {
         url: tag(u.url, &u_src),
         user: tag(u.user, &u_src),
@@ -300,8 +316,6 @@ pub fn resolve(
     user_file: Option<PathBuf>,
 ) -> Result<Settings> {
     let mut warnings = Vec::new();
-    let store = crate::store::resolve(&args.store, &repo.value)?;
-    warnings.extend(store.warnings.iter().cloned());
 
     let user = match &user_file {
         Some(path) => read_file(path, false)?,
@@ -311,6 +325,17 @@ pub fn resolve(
     let repo_file = repo.value.join(REPO_FILE);
     let repo_cfg = read_file(&repo_file, true)?;
     let repo_src = Source::RepoFile(repo_file.clone());
+    let store = crate::store::from_files(
+        &args.store,
+        &repo.value,
+        store_from_configs(
+            &repo_file,
+            repo_cfg.as_ref(),
+            user_file.as_deref(),
+            user.as_ref(),
+        )?,
+    );
+    warnings.extend(store.warnings.iter().cloned());
 
     // A layer is (value, source) or nothing; the first present wins.
     fn pick<T>(layers: Vec<Option<(T, Source)>>, default: T) -> Sourced<T> {

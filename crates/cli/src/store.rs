@@ -13,7 +13,7 @@ use anyhow::{Result, anyhow};
 use explore_tools::code::arango::{ArangoConfig, ArangoStore};
 
 use crate::cli::{StoreArgs, StoreKind};
-use crate::settings::{self, ProcessEnv, Source, Sourced};
+use crate::settings::{self, ProcessEnv, Source, Sourced, StoreFiles};
 
 /// The resolved store settings of one command.
 #[derive(Debug, Clone)]
@@ -39,7 +39,15 @@ pub fn resolve_with(
     dir: &Path,
     user_file: Option<std::path::PathBuf>,
 ) -> Result<StoreSettings> {
-    let files = settings::store_files(dir, user_file)?;
+    Ok(from_files(
+        args,
+        dir,
+        settings::store_files(dir, user_file)?,
+    ))
+}
+
+/// Flags and environment (in `args`) over what the configuration files gave.
+pub fn from_files(args: &StoreArgs, dir: &Path, files: StoreFiles) -> StoreSettings {
     let a = &args.arango;
     // clap reads flag and variable alike, so the source names both.
     fn pick<T>(
@@ -88,12 +96,12 @@ pub fn resolve_with(
     let kind = pick(args.store, "--store / EXPLORE_STORE", files.store)
         .map(|(k, s)| Sourced::new(k, s))
         .unwrap_or(Sourced::new(StoreKind::Embedded, Source::Default));
-    Ok(StoreSettings {
+    StoreSettings {
         kind,
         arango: cfg,
         sources: [url_src, db_src, repo_src],
         warnings: files.warnings,
-    })
+    }
 }
 
 /// Opens the shared store when the settings choose ArangoDB: checks the server, the
@@ -104,6 +112,12 @@ pub fn open_shared(args: &StoreArgs, dir: &Path) -> Result<Option<Arc<ArangoStor
     for w in &s.warnings {
         tracing::warn!("{w}");
     }
+    open(&s)
+}
+
+/// [`open_shared`] for settings already resolved (the main command's, whose warnings it
+/// prints itself).
+pub fn open(s: &StoreSettings) -> Result<Option<Arc<ArangoStore>>> {
     if s.kind.value != StoreKind::Arangodb {
         return Ok(None);
     }

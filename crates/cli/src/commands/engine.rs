@@ -26,7 +26,7 @@ pub fn explore(
         config.max_turns = turns;
     }
     let mut options = RegistryOptions::default();
-    options.index.shared = crate::store::open_shared(&args.store, root.path())?;
+    options.index.shared = crate::store::open(&settings.store)?;
     let registry = Registry::new(root.clone(), options);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
