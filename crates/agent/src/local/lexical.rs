@@ -475,29 +475,7 @@ fn block_end(lines: &[&str], i: usize, lang: Option<&str>) -> usize {
         }
         return last;
     }
-    let mut depth = 0i32;
-    let mut opened = false;
-    for (j, l) in lines.iter().enumerate().skip(i) {
-        let code = l.split("//").next().unwrap_or("");
-        for c in code.chars() {
-            match c {
-                '{' => {
-                    depth += 1;
-                    opened = true;
-                }
-                '}' => depth -= 1,
-                ';' if !opened && depth == 0 => return j,
-                _ => {}
-            }
-        }
-        if opened && depth <= 0 {
-            return j;
-        }
-        if !opened && j > i + 6 {
-            return i;
-        }
-    }
-    i
+    super::scan::brace_block_end(lines, i, 6, true)
 }
 
 /// The type a nested definition belongs to: the nearest line above with less

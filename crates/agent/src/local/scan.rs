@@ -132,6 +132,19 @@ fn go_doc(lines: &[&str], i: usize) -> String {
 /// The line of the `}` that closes a block opened on line `i` (0-based), by brace depth;
 /// braces in strings and comments are rare enough at this level to ignore.
 fn go_block_end(lines: &[&str], i: usize) -> usize {
+    brace_block_end(lines, i, 3, false)
+}
+
+/// The line of the `}` closing the block opened at or after line `i`, by brace depth
+/// (`//` comments cut off). No `{` within `lookahead` lines after `i`: the definition is
+/// one line. With `semicolon_ends`, a `;` before any `{` ends it there (a declaration
+/// without a body).
+pub(super) fn brace_block_end(
+    lines: &[&str],
+    i: usize,
+    lookahead: usize,
+    semicolon_ends: bool,
+) -> usize {
     let mut depth = 0i32;
     let mut opened = false;
     for (j, l) in lines.iter().enumerate().skip(i) {
@@ -143,13 +156,14 @@ fn go_block_end(lines: &[&str], i: usize) -> usize {
                     opened = true;
                 }
                 '}' => depth -= 1,
+                ';' if semicolon_ends && !opened && depth == 0 => return j,
                 _ => {}
             }
         }
         if opened && depth <= 0 {
             return j;
         }
-        if !opened && j > i + 3 {
+        if !opened && j > i + lookahead {
             return i;
         }
     }
