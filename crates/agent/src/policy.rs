@@ -6,7 +6,7 @@
 //! which is why the local engine's runs have the same transcript, metadata and result
 //! shape as a model's.
 
-use explore_tools::Finding;
+use explore_tools::{Finding, ToolDetail};
 use serde::{Deserialize, Serialize};
 
 /// One message of the conversation, independent of any provider's wire format.
@@ -43,6 +43,12 @@ pub enum Message {
         /// True when the tool answered with an error.
         #[serde(default)]
         is_error: bool,
+        /// The tool's typed answer (the `code` tool's [`CodeAnswer`]); never sent to a
+        /// model, read by the local engine instead of the text.
+        ///
+        /// [`CodeAnswer`]: explore_tools::code::CodeAnswer
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<ToolDetail>,
     },
 }
 

@@ -19,7 +19,8 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use explore_tools::overview::group;
-use explore_tools::{Finding, Registry, ToolError, ToolOutput};
+use explore_tools::code::{CodeAnswer, Kind, Operation};
+use explore_tools::{Finding, Registry, ToolDetail, ToolError, ToolOutput};
 use serde_json::json;
 
 use crate::budget::{Calibration, TokenCounter};
@@ -144,6 +145,13 @@ pub async fn explore<P: Policy>(
         sink,
     );
     run.go(policy).await
+}
+
+/// What a tool message carries besides its text: the places it shows and its typed answer.
+#[derive(Debug, Default)]
+struct Facts {
+    findings: Vec<Finding>,
+    detail: Option<ToolDetail>,
 }
 
 /// Metadata about one tool message in the context.
@@ -459,7 +467,7 @@ impl<'a> Run<'a> {
                                     rest,
                                     "",
                                     "Not run: `submit` was called in the same turn. Fix the answer first.".into(),
-                                    Vec::new(),
+                                    Facts::default(),
                                     true,
                                 );
                             }
@@ -474,7 +482,7 @@ impl<'a> Run<'a> {
                         call,
                         "",
                         "Not run: this is the final turn; only `submit` is allowed now.".into(),
-                        Vec::new(),
+                        Facts::default(),
                         true,
                     );
                     continue;
@@ -486,7 +494,7 @@ impl<'a> Run<'a> {
                         call,
                         "",
                         format!("Not run: at most {MAX_CALLS_PER_TURN} tool calls are run per turn. Call it again next turn if you still need it."),
-                        Vec::new(),
+                        Facts::default(),
                         true,
                     );
                     continue;
@@ -552,6 +560,7 @@ impl<'a> Run<'a> {
                             content: t.stub.clone(),
                             findings: Vec::new(),
                             is_error: *is_error,
+                            detail: None,
                         },
                         other => other.clone(),
                     },
@@ -625,7 +634,7 @@ impl<'a> Run<'a> {
         call: &ToolCall,
         sig: &str,
         content: String,
-        findings: Vec<Finding>,
+        facts: Facts,
         is_error: bool,
     ) {
         let stub = format!(
@@ -644,8 +653,9 @@ impl<'a> Run<'a> {
         self.messages.push(Message::Tool {
             call_id: call.id.clone(),
             content,
-            findings,
+            findings: facts.findings,
             is_error,
+            detail: facts.detail,
         });
     }
 
@@ -671,7 +681,7 @@ impl<'a> Run<'a> {
                     );
                     self.emit_call(turn, call, &json!(raw));
                     self.emit_result(turn, call, false, &msg);
-                    self.push_tool(turn, call, "", msg, Vec::new(), true);
+                    self.push_tool(turn, call, "", msg, Facts::default(), true);
                     return Ok(false);
                 }
             }
@@ -687,7 +697,7 @@ impl<'a> Run<'a> {
                 names.join(", ")
             );
             self.emit_result(turn, call, false, &msg);
-            self.push_tool(turn, call, "", msg, Vec::new(), true);
+            self.push_tool(turn, call, "", msg, Facts::default(), true);
             return Ok(false);
         }
         let sig = doom::signature(&call.name, &args);
@@ -700,7 +710,7 @@ impl<'a> Run<'a> {
                 );
                 self.notice("repeat", format!("{} {}", call.name, short(raw, 120)));
                 self.emit_result(turn, call, false, &msg);
-                self.push_tool(turn, call, "", msg, Vec::new(), true);
+                self.push_tool(turn, call, "", msg, Facts::default(), true);
                 return Ok(false);
             }
             Verdict::Run => {}
@@ -711,13 +721,17 @@ impl<'a> Run<'a> {
         let outcome = tokio::task::spawn_blocking(move || registry.call(&name, &call_args))
             .await
             .unwrap_or_else(|e| {
-                Err(ToolError::Failed(format!(
+                Err(ToolError::failed(format!(
                     "The tool crashed ({e}); try different arguments or another tool."
                 )))
             });
         self.code_metrics(&call.name, &args, &outcome);
         match outcome {
-            Ok(ToolOutput { text, findings }) => {
+            Ok(ToolOutput {
+                text,
+                findings,
+                detail,
+            }) => {
                 let gain = self.evidence.add(&call.name, &findings);
                 // Outputs that carry no findings (a page of a cut output, `git log`,
                 // `wc -l`) cannot show new evidence; for them, new text is the gain.
@@ -726,7 +740,7 @@ impl<'a> Run<'a> {
                 let gained = gain.any() || (findings.is_empty() && new_text);
                 let text = self.cap_output(text);
                 self.emit_result(turn, call, true, &text);
-                self.push_tool(turn, call, &sig, text, findings, false);
+                self.push_tool(turn, call, &sig, text, Facts { findings, detail }, false);
                 self.doom.ran(turn, &sig, gained, rerun)?;
                 Ok(gained)
             }
@@ -737,10 +751,17 @@ impl<'a> Run<'a> {
                     .entry(e.class().to_string())
                     .or_default() += 1;
                 let msg = e.message().to_string();
+                // An error may still show places (the candidates of an ambiguous name):
+                // they are evidence like any output's.
+                self.evidence.add(&call.name, e.findings());
                 self.emit_result(turn, call, false, &msg);
                 // Errors are not repeats by content: the model is correcting itself.
                 // Identical failing calls are still caught as identical.
-                self.push_tool(turn, call, &sig, msg, Vec::new(), true);
+                let facts = Facts {
+                    findings: e.findings().to_vec(),
+                    detail: e.detail().cloned(),
+                };
+                self.push_tool(turn, call, &sig, msg, facts, true);
                 self.doom.ran(turn, &sig, true, rerun)?;
                 Ok(false)
             }
@@ -789,33 +810,30 @@ impl<'a> Run<'a> {
         if tool != "code" {
             return;
         }
-        let op = args
-            .get("operation")
-            .and_then(|o| o.as_str())
-            .unwrap_or("?")
-            .to_string();
+        let detail = match outcome {
+            Ok(o) => o.detail.as_ref(),
+            Err(e) => e.detail(),
+        };
+        let Some(answer) = detail.and_then(ToolDetail::code) else {
+            // Arguments the tool could not take: no operation was answered.
+            let kind = args.get("kind").and_then(|k| k.as_str()).map(str::trim);
+            if kind.is_some_and(|k| !k.is_empty() && Kind::parse(k).is_none()) {
+                self.metrics.invalid_kinds += 1;
+            }
+            return;
+        };
+        let op = answer.operation();
         *self
             .metrics
             .by_operation
             .entry(format!("code.{op}"))
             .or_default() += 1;
-        let text = match outcome {
-            Ok(o) => o.text.as_str(),
-            Err(e) => e.message(),
-        };
-        if let Err(ToolError::InvalidArguments(m)) = outcome
-            && args.get("kind").is_some()
-            && m.to_lowercase().contains("kind")
-        {
-            self.metrics.invalid_kinds += 1;
-        }
-        // The code tool lists candidates as `Multiple methods named "Plan":`.
-        if text.starts_with("Multiple ") || text.to_lowercase().contains("ambiguous") {
+        if matches!(answer, CodeAnswer::Ambiguous(_)) {
             self.metrics.ambiguous_resolves += 1;
         }
-        if op == "trace" {
-            match outcome {
-                Ok(o) if !o.findings.is_empty() => self.metrics.trace_found += 1,
+        if op == Operation::Trace {
+            match answer {
+                CodeAnswer::Found(_) => self.metrics.trace_found += 1,
                 _ => self.metrics.trace_not_found += 1,
             }
         }
@@ -919,7 +937,7 @@ impl<'a> Run<'a> {
                     self.repair_used = true;
                     self.repair_turn = Some(turn);
                     self.metrics.repair_rounds += 1;
-                    self.push_tool(turn, call, "", msg, Vec::new(), true);
+                    self.push_tool(turn, call, "", msg, Facts::default(), true);
                     return None;
                 }
                 self.notice("submit", format!("unusable submission: {msg}"));
@@ -955,7 +973,7 @@ impl<'a> Run<'a> {
             );
             self.emit_result(turn, call, false, &msg);
             self.pending = Some(submitted);
-            self.push_tool(turn, call, "", msg, Vec::new(), true);
+            self.push_tool(turn, call, "", msg, Facts::default(), true);
             return None;
         }
         self.emit_result(turn, call, true, "accepted");

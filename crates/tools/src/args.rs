@@ -37,7 +37,7 @@ pub fn parse<T: DeserializeOwned>(
 
 /// Builds the standard invalid-arguments error for `tool`.
 pub fn invalid(tool: &str, problem: &str, fields: &[&str], example: &str) -> ToolError {
-    ToolError::InvalidArguments(format!(
+    ToolError::invalid_arguments(format!(
         "Invalid arguments for `{tool}`: {problem}. It accepts {} (? = optional). Example: {example}",
         fields
             .iter()

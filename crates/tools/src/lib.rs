@@ -21,8 +21,8 @@ pub mod spill;
 pub mod tool;
 pub mod tree;
 
-pub use error::ToolError;
+pub use error::{ErrorKind, ToolError};
 pub use registry::{Registry, RegistryOptions};
 pub use root::{RepoRoot, ResolvedPath, RootError};
 pub use spill::SpillStore;
-pub use tool::{Finding, Tool, ToolOutput};
+pub use tool::{Finding, Tool, ToolDetail, ToolOutput};

@@ -97,24 +97,24 @@ impl Tool for ReadTool {
         }
         let resolved = self.root.resolve(&a.file)?;
         let meta = std::fs::metadata(&resolved.abs)
-            .map_err(|e| ToolError::Failed(format!("Cannot read `{}`: {e}.", resolved.rel)))?;
+            .map_err(|e| ToolError::failed(format!("Cannot read `{}`: {e}.", resolved.rel)))?;
         if meta.is_dir() {
-            return Err(ToolError::InvalidArguments(format!(
+            return Err(ToolError::invalid_arguments(format!(
                 "`{}` is a directory. List it with tree {{\"path\":\"{}\"}} and read one of its files.",
                 resolved.rel, resolved.rel
             )));
         }
         if let Some(why) = secrets::refusal(std::path::Path::new(&a.file), &resolved.abs, &meta) {
-            return Err(ToolError::Refused(why));
+            return Err(ToolError::refused(why));
         }
         if !meta.is_file() {
-            return Err(ToolError::Refused(format!(
+            return Err(ToolError::refused(format!(
                 "`{}` is not a regular file (a device, socket or pipe); it cannot be read.",
                 resolved.rel
             )));
         }
         if meta.len() > MAX_FILE_BYTES {
-            return Err(ToolError::Refused(format!(
+            return Err(ToolError::refused(format!(
                 "`{}` is {} MiB, too large to page through; search it instead, e.g. bash {{\"command\":\"grep -n PATTERN {}\"}}.",
                 resolved.rel,
                 meta.len() / (1024 * 1024),
@@ -122,21 +122,22 @@ impl Tool for ReadTool {
             )));
         }
         let bytes = std::fs::read(&resolved.abs).map_err(|e| match e.kind() {
-            std::io::ErrorKind::PermissionDenied => ToolError::Failed(format!(
+            std::io::ErrorKind::PermissionDenied => ToolError::failed(format!(
                 "Cannot read `{}`: permission denied. Try another file.",
                 resolved.rel
             )),
-            _ => ToolError::Failed(format!("Cannot read `{}`: {e}.", resolved.rel)),
+            _ => ToolError::failed(format!("Cannot read `{}`: {e}.", resolved.rel)),
         })?;
         if bytes.is_empty() {
             return Ok(ToolOutput {
                 text: format!("`{}` is empty (0 lines).", resolved.rel),
                 findings: vec![Finding::file(resolved.rel)],
+                detail: None,
             });
         }
         let sniff = &bytes[..bytes.len().min(8192)];
         if memchr::memchr(0, sniff).is_some() {
-            return Err(ToolError::Refused(format!(
+            return Err(ToolError::refused(format!(
                 "`{}` is a binary file ({} bytes); its contents are not shown. Look for the source or documentation that describes it.",
                 resolved.rel,
                 bytes.len()
@@ -150,6 +151,7 @@ impl Tool for ReadTool {
         Ok(ToolOutput {
             text: w.text,
             findings: vec![Finding::range(resolved.rel, w.first, w.last)],
+            detail: None,
         })
     }
 }
@@ -166,7 +168,7 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
     let total = lines.len() as u32;
     if start > total {
         let from = total.saturating_sub(MAX_LINES - 1).max(1);
-        return Err(ToolError::InvalidArguments(format!(
+        return Err(ToolError::invalid_arguments(format!(
             "`{shown_name}` has {total} {}; start_line {start} is past the end. To see its end, read {{\"file\":\"{shown_name}\",\"start_line\":{from}}}.",
             plural(total, "line")
         )));

@@ -101,7 +101,7 @@ impl Registry {
     pub fn call(&self, name: &str, args: &serde_json::Value) -> Result<ToolOutput, ToolError> {
         match self.get(name) {
             Some(tool) => tool.call(args),
-            None => Err(ToolError::InvalidArguments(format!(
+            None => Err(ToolError::invalid_arguments(format!(
                 "Unknown tool `{}`. The tools are: {}.",
                 crate::root::escape_for_display(name),
                 self.names().join(", ")

@@ -128,12 +128,12 @@ impl RepoRoot {
                 return Err(self.not_found(input, &joined));
             }
             Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
-                return Err(ToolError::Failed(format!(
+                return Err(ToolError::failed(format!(
                     "Cannot access `{shown}`: permission denied. Try another path."
                 )));
             }
             Err(e) => {
-                return Err(ToolError::Failed(format!("Cannot access `{shown}`: {e}.")));
+                return Err(ToolError::failed(format!("Cannot access `{shown}`: {e}.")));
             }
         };
         match self.rel_of(&abs) {
@@ -155,7 +155,7 @@ impl RepoRoot {
                 if let Some(rel) = self.rel_of(&abs)
                     && abs.is_dir()
                 {
-                    return ToolError::NotFound(format!(
+                    return ToolError::not_found(format!(
                         "No such file or directory: `{shown}`. The closest existing directory is `{rel}`; list it with tree {{\"path\":\"{}\"}}.",
                         json_escape(&rel)
                     ));
@@ -164,14 +164,14 @@ impl RepoRoot {
             }
             parent = p.parent();
         }
-        ToolError::NotFound(format!(
+        ToolError::not_found(format!(
             "No such file or directory: `{shown}`. Use tree to see what exists."
         ))
     }
 }
 
 fn refused(shown: &str, why: &str) -> ToolError {
-    ToolError::Refused(format!(
+    ToolError::refused(format!(
         "Path refused: `{shown}` {why}. Send a path relative to the repository root, such as `src` or `internal/model/issue.go`."
     ))
 }
@@ -228,6 +228,7 @@ fn json_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
     use std::fs;
 
     fn repo() -> (tempfile::TempDir, RepoRoot) {
@@ -260,7 +261,7 @@ mod tests {
         ];
         for (input, why) in cases {
             let err = root.resolve(input).unwrap_err();
-            assert!(matches!(err, ToolError::Refused(_)), "{input}: {err}");
+            assert_eq!(err.kind(), ErrorKind::Refused, "{input}: {err}");
             assert!(err.to_string().contains(why), "{input}: {err}");
         }
     }
@@ -288,7 +289,7 @@ mod tests {
     fn not_found_points_at_closest_dir() {
         let (_d, root) = repo();
         let err = root.resolve("src/missing/b.go").unwrap_err();
-        assert!(matches!(err, ToolError::NotFound(_)));
+        assert_eq!(err.kind(), ErrorKind::NotFound);
         assert!(
             err.to_string()
                 .contains("closest existing directory is `src`"),

@@ -5,10 +5,15 @@
 //! showed. The agent uses them as evidence (a submitted answer may only cite what a tool
 //! returned) and as the measure of information gain behind doom-loop detection, so they
 //! must list exactly what the text shows, no more.
+//!
+//! A tool with a structured answer also returns it as a [`ToolDetail`]: never sent to a
+//! model, read by code (the local engine, `explore tool --json`, MCP's structured content),
+//! so no consumer ever parses the model-facing text.
 
 use serde::{Deserialize, Serialize};
 
 use crate::ToolError;
+use crate::code::CodeAnswer;
 
 /// One tool the model can call.
 pub trait Tool: Send + Sync {
@@ -29,6 +34,9 @@ pub struct ToolOutput {
     pub text: String,
     /// The evidence the text shows: files, line ranges and symbols.
     pub findings: Vec<Finding>,
+    /// The typed answer behind the text, for tools that have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<ToolDetail>,
 }
 
 impl ToolOutput {
@@ -37,6 +45,25 @@ impl ToolOutput {
         Self {
             text: text.into(),
             findings: Vec::new(),
+            detail: None,
+        }
+    }
+}
+
+/// A tool's typed answer, by tool. Serialized as the answer itself (the tool is known
+/// from the call).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolDetail {
+    /// The `code` tool's answer.
+    Code(CodeAnswer),
+}
+
+impl ToolDetail {
+    /// The `code` answer, when this is one.
+    pub fn code(&self) -> Option<&CodeAnswer> {
+        match self {
+            ToolDetail::Code(c) => Some(c),
         }
     }
 }

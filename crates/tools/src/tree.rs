@@ -109,7 +109,7 @@ impl Tool for TreeTool {
         let input = a.path.as_deref().unwrap_or("");
         let resolved = self.root.resolve(input)?;
         if !resolved.abs.is_dir() {
-            return Err(ToolError::InvalidArguments(format!(
+            return Err(ToolError::invalid_arguments(format!(
                 "`{}` is a file, not a directory. Read it with read {{\"file\":\"{}\"}}, or list its directory with tree.",
                 resolved.rel, resolved.rel
             )));
@@ -168,6 +168,7 @@ impl Tool for TreeTool {
             return Ok(ToolOutput {
                 text: format!("{header}\n(empty directory)"),
                 findings,
+                detail: None,
             });
         }
         let mut lines = vec![header];
@@ -197,6 +198,7 @@ impl Tool for TreeTool {
         Ok(ToolOutput {
             text: lines.join("\n"),
             findings,
+            detail: None,
         })
     }
 }

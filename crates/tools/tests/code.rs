@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use explore_tools::code::{CodeTool, EdgeKind, IndexOptions, Kind, Role, SymbolQuery};
-use explore_tools::{RepoRoot, Tool, ToolError};
+use explore_tools::{ErrorKind, RepoRoot, Tool};
 use pretty_assertions::assert_eq;
 use serde_json::json;
 
@@ -523,7 +523,7 @@ fn not_found_suggests_rg() {
     let err = relay()
         .call(&json!({"operation":"callers","symbol":"FooBar"}))
         .unwrap_err();
-    assert!(matches!(err, ToolError::NotFound(_)));
+    assert!(err.kind() == ErrorKind::NotFound);
     assert_eq!(
         err.to_string(),
         "No symbol \"FooBar\" found.\nTry: rg -n \"FooBar\" for text search (bash tool)."
@@ -782,10 +782,11 @@ fn skipped_files_are_counted_by_reason() {
         ]
     );
     for name in ["leaked", "hidden_one", "hidden_two"] {
-        assert!(matches!(
-            tool.call(&json!({"operation":"find","symbol":name})),
-            Err(ToolError::NotFound(_))
-        ));
+        assert_eq!(
+            tool.call(&json!({"operation":"find","symbol":name}))
+                .map_err(|e| e.kind()),
+            Err(ErrorKind::NotFound)
+        );
     }
     // Skipped files are remembered: a warm run reads none of them.
     let warm = repo.tool().index().unwrap();

@@ -7,7 +7,7 @@ use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 
-use explore_tools::{Registry, RegistryOptions, RepoRoot, ToolError};
+use explore_tools::{ErrorKind, Registry, RegistryOptions, RepoRoot, ToolError};
 use serde_json::json;
 
 struct Fixture {
@@ -72,7 +72,7 @@ fn read(f: &Fixture, args: serde_json::Value) -> Result<String, ToolError> {
 fn tree_rejects_absolute_path() {
     let f = fixture();
     let e = tree(&f, json!({"path": "/etc"})).unwrap_err();
-    assert!(matches!(e, ToolError::Refused(_)));
+    assert_eq!(e.kind(), ErrorKind::Refused);
     assert!(e.to_string().contains("is absolute"), "{e}");
 }
 
@@ -89,10 +89,10 @@ fn tree_rejects_traversal() {
 fn tree_rejects_sibling_prefix_escape() {
     let f = fixture();
     let e = tree(&f, json!({"path": "../repo-evil"})).unwrap_err();
-    assert!(matches!(e, ToolError::Refused(_)), "{e}");
+    assert_eq!(e.kind(), ErrorKind::Refused, "{e}");
     let abs = f.outside.to_string_lossy().to_string();
     let e = tree(&f, json!({ "path": abs })).unwrap_err();
-    assert!(matches!(e, ToolError::Refused(_)), "{e}");
+    assert_eq!(e.kind(), ErrorKind::Refused, "{e}");
 }
 
 #[test]
@@ -210,7 +210,7 @@ fn tree_depth_limits() {
     );
     for bad in [0, 5, 100] {
         let e = tree(&f, json!({"depth": bad})).unwrap_err();
-        assert!(matches!(e, ToolError::InvalidArguments(_)));
+        assert_eq!(e.kind(), ErrorKind::InvalidArguments);
         assert!(e.to_string().contains("`depth` must be from 1 to 4"), "{e}");
     }
     let e = tree(&f, json!({"depth": -1})).unwrap_err();
@@ -224,7 +224,7 @@ fn tree_depth_limits() {
 fn tree_nonexistent_path() {
     let f = fixture();
     let e = tree(&f, json!({"path": "internal/nope"})).unwrap_err();
-    assert!(matches!(e, ToolError::NotFound(_)));
+    assert_eq!(e.kind(), ErrorKind::NotFound);
     assert!(
         e.to_string()
             .contains("closest existing directory is `internal`"),
@@ -381,7 +381,7 @@ fn read_past_end_empty_dir_missing() {
     let e = read(&f, json!({"file": "internal"})).unwrap_err();
     assert!(e.to_string().contains("is a directory"), "{e}");
     let e = read(&f, json!({"file": "internal/missing.go"})).unwrap_err();
-    assert!(matches!(e, ToolError::NotFound(_)), "{e}");
+    assert_eq!(e.kind(), ErrorKind::NotFound, "{e}");
 }
 
 #[test]
@@ -409,7 +409,7 @@ fn read_refuses_secrets_and_hard_links() {
     let f = fixture();
     let root = f.reg.root().path().to_path_buf();
     let e = read(&f, json!({"file": ".env"})).unwrap_err();
-    assert!(matches!(e, ToolError::Refused(_)));
+    assert_eq!(e.kind(), ErrorKind::Refused);
     assert!(!e.to_string().contains("never-show-me"));
     assert!(read(&f, json!({"file": ".env.example"})).is_ok());
     // A link with an innocent name to a secret is refused by the resolved name.

@@ -40,6 +40,13 @@ fn text(r: Result<explore_tools::ToolOutput, explore_tools::ToolError>) -> Strin
     }
 }
 
+/// The text of a partial answer, rendered as the tool renders it.
+fn partial_text(
+    r: Result<explore_tools::code::CodeAnswer, explore_tools::ToolError>,
+) -> String {
+    text(r.and_then(explore_tools::code::render))
+}
+
 const NOTE: &str = "(first query: searched the ";
 
 /// Queries for every symbol of the full graph: names, `Type.Method` displays, `pkg.Name`,
@@ -107,7 +114,7 @@ fn compare(name: &str) -> (usize, usize, usize, usize) {
     for q in &qs {
         let a = args(q.clone());
         let full = text(run(&*graph, &a));
-        let partial = text(partial_answer(root.path(), &a).expect("answerable"));
+        let partial = partial_text(partial_answer(root.path(), &a).expect("answerable"));
         if partial == full {
             same += 1;
             continue;
@@ -188,7 +195,7 @@ fn a_call_the_partial_graph_cannot_resolve_is_announced_in_one_line() {
     let dir = deep_chain_repo();
     let root = RepoRoot::new(dir.path()).unwrap();
     let q = json!({"operation":"callers","symbol":"E.Save"});
-    let partial = text(partial_answer(root.path(), &args(q.clone())).unwrap());
+    let partial = partial_text(partial_answer(root.path(), &args(q.clone())).unwrap());
     assert_eq!(
         partial,
         "E.Save (method) at save.go:3\n\nCallers: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"Save(\" with the bash tool.\n(first query: searched the 3 files that mention Save; 1 call site of that name needs the full index, being built now; ask again for a complete answer)"
@@ -202,10 +209,10 @@ fn a_call_the_partial_graph_cannot_resolve_is_announced_in_one_line() {
     // Every call named Save is looked at for callers (the unresolved one could be a call
     // of Other.Save too); the calls of `use` all resolve, so its callees are not announced.
     let q = json!({"operation":"callers","symbol":"Other.Save"});
-    assert!(text(partial_answer(root.path(), &args(q)).unwrap()).ends_with("complete answer)"));
+    assert!(partial_text(partial_answer(root.path(), &args(q)).unwrap()).ends_with("complete answer)"));
     let q = json!({"operation":"callees","symbol":"use"});
     assert_eq!(
-        text(partial_answer(root.path(), &args(q)).unwrap()),
+        partial_text(partial_answer(root.path(), &args(q)).unwrap()),
         "use (function) at other.go:7\n\nCallees:\n  Other.Save (method) at other.go:5, called at line 8"
     );
 }

@@ -101,11 +101,10 @@ fn show_walk(store: &dyn GraphStore, w: &Walk) -> String {
     let mut out = format!("total {}", w.total);
     for h in &w.hops {
         out.push_str(&format!(
-            "\n    d{} {} at {} x{} inferred={}",
+            "\n    d{} {} at {:?} inferred={}",
             h.depth,
             show(store, &h.symbol),
-            h.line,
-            h.calls,
+            h.lines,
             h.inferred
         ));
     }
@@ -291,7 +290,7 @@ fn embedded_store_answers_the_fact_sheets() {
         ),
         "{callers}"
     );
-    assert!(callers.contains(" at 41 x1 inferred=false"), "{callers}");
+    assert!(callers.contains(" at [41] inferred=false"), "{callers}");
     let trace = line_starting(
         &t,
         "trace example.com/relay/internal/webhook.Handler.HandleWebhook -> example.com/relay/internal/brain.Planner.Plan: ",

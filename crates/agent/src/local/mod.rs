@@ -292,6 +292,7 @@ impl LocalPolicy {
                 content,
                 findings,
                 is_error,
+                ..
             } = m
                 && let Some(p) = self.pending.remove(call_id)
             {

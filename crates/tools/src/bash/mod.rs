@@ -180,7 +180,7 @@ fn blocked(why: impl AsRef<str>) -> ToolError {
     if !s.ends_with('.') {
         s.push('.');
     }
-    ToolError::Refused(s)
+    ToolError::refused(s)
 }
 
 impl BashTool {
@@ -1009,7 +1009,11 @@ impl Run<'_> {
         if cut {
             findings.retain(|f| text.contains(&f.path));
         }
-        ToolOutput { text, findings }
+        ToolOutput {
+            text,
+            findings,
+            detail: None,
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::scripts;
 use crate::root::escape_for_display;
-use crate::{RepoRoot, ToolError, secrets};
+use crate::{ErrorKind, RepoRoot, secrets};
 
 /// Why a command was refused; the text after `Command blocked: `.
 pub type Blocked = String;
@@ -138,7 +138,7 @@ impl Ctx<'_> {
                 }
                 Ok(())
             }
-            Err(ToolError::NotFound(_)) | Err(ToolError::Failed(_)) => {
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Failed) => {
                 if secrets::is_secret_path(Path::new(arg)) {
                     return Err(format!(
                         "`{shown}` is on the secrets list and is never shown to the model"
@@ -164,7 +164,7 @@ impl Ctx<'_> {
         match self.root.resolve(&self.join(arg)) {
             Ok(r) if r.abs.is_dir() => Ok(r.rel),
             Ok(_) => Err(format!("`cd {shown}`: not a directory")),
-            Err(ToolError::NotFound(_)) => Err(format!(
+            Err(e) if e.kind() == ErrorKind::NotFound => Err(format!(
                 "`cd {shown}`: no such directory. Use `ls` or the tree tool to see what exists"
             )),
             Err(e) => Err(format!(

@@ -34,8 +34,10 @@ mod link;
 mod model;
 mod prefilter;
 mod query;
+mod render;
 mod store;
 mod tool;
+pub mod answer;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -54,7 +56,9 @@ pub use query::{
     TraceStep, Walk, file_matches,
 };
 pub use store::{CodeGraph, EdgePage, GraphStore, NameMatch};
-pub use tool::{CodeArgs, Operation, invalid_kind, run};
+pub use answer::CodeAnswer;
+pub use render::output as render;
+pub use tool::{CodeArgs, Operation, answer, invalid_kind, run};
 
 use crate::{RepoRoot, Tool, ToolError, ToolOutput, args};
 
@@ -118,7 +122,7 @@ impl CodeTool {
     /// first call, then shared.
     pub fn graph(&self) -> Result<Arc<CodeGraph>, ToolError> {
         let mut state = self.state.lock().map_err(|_| {
-            ToolError::Failed("the code index is unavailable (a build panicked)".into())
+            ToolError::failed("the code index is unavailable (a build panicked)")
         })?;
         if state.is_none()
             && let Some(built) = self.first.wait()
@@ -205,7 +209,7 @@ impl CodeTool {
         let built = index::refresh(self.root.path(), self.cache_path().as_deref());
         let stats = built.stats.clone();
         let mut state = self.state.lock().map_err(|_| {
-            ToolError::Failed("the code index is unavailable (a build panicked)".into())
+            ToolError::failed("the code index is unavailable (a build panicked)")
         })?;
         *state = Some((Arc::new(built.graph), built.stats));
         Ok(stats)
@@ -326,7 +330,7 @@ fn answer_shared(shared: &arango::ArangoStore, a: &CodeArgs) -> Result<ToolOutpu
     let out = tool::run(shared, a);
     // Checked whatever the answer: a failed name lookup reads as "not found".
     match shared.take_error() {
-        Some(e) => Err(ToolError::Failed(format!(
+        Some(e) => Err(ToolError::failed(format!(
             "the shared ArangoDB graph did not answer ({e}); retry, or query the local index \
              by running without --store arangodb"
         ))),

@@ -38,6 +38,7 @@ use super::index::{self, Built, MAX_FILE_BYTES};
 use super::link::{self, GraphData, Input};
 use super::model::{EdgeKind, Language, SymbolId, is_generated};
 use super::store::CodeGraph;
+use super::answer::{CodeAnswer, PartialGraph};
 use super::tool::{self, CodeArgs, Operation};
 use crate::{ToolError, ToolOutput, secrets};
 
@@ -705,14 +706,14 @@ impl RepoModules {
 }
 
 /// Answers `a` from the files that mention its literal, or `None` when the query needs
-/// the whole graph (or the literal is everywhere). The answer is what [`tool::run`] gives
-/// on the full index, plus, for `callers`/`callees`, one line when some call sites could
-/// not be resolved without it.
-pub fn partial_answer(root: &Path, a: &CodeArgs) -> Option<Result<ToolOutput, ToolError>> {
+/// the whole graph (or the literal is everywhere). The answer is what [`tool::answer`]
+/// gives on the full index, marked as partial for `callers`/`callees` when some call
+/// sites could not be resolved without it.
+pub fn partial_answer(root: &Path, a: &CodeArgs) -> Option<Result<CodeAnswer, ToolError>> {
     let (literal, need) = plan(a)?;
     let started = std::time::Instant::now();
     let partial = build(root, &literal, need)?;
-    let mut out = tool::run(&partial.graph, a);
+    let mut out = tool::answer(&partial.graph, a);
     tracing::debug!(
         files = partial.graph.files().len(),
         mentioned = partial.mentioned,
@@ -721,29 +722,16 @@ pub fn partial_answer(root: &Path, a: &CodeArgs) -> Option<Result<ToolOutput, To
         "first query answered from a partial graph"
     );
     if (partial.unresolved > 0 || partial.truncated)
-        && let Ok(o) = out.as_mut()
+        && let Ok(CodeAnswer::Found(found)) = out.as_mut()
     {
-        o.text.push_str(&format!(
-            "\n{}",
-            note(partial.mentioned, &literal, partial.unresolved, need)
-        ));
+        found.partial_graph = Some(PartialGraph {
+            files: partial.mentioned,
+            literal: literal.clone(),
+            unresolved: partial.unresolved,
+            down: need == Need::Callees,
+        });
     }
     Some(out)
-}
-
-/// The one line a partial `callers`/`callees` answer adds when it may differ from the
-/// full index's.
-fn note(mentioned: usize, literal: &str, unresolved: usize, need: Need) -> String {
-    let (what, verb) = match (need, unresolved) {
-        (_, 0) => ("more links".to_string(), "may need"),
-        (Need::Callees, 1) => ("1 of its calls".to_string(), "needs"),
-        (Need::Callees, n) => (format!("{n} of its calls"), "need"),
-        (_, 1) => ("1 call site of that name".to_string(), "needs"),
-        (_, n) => (format!("{n} call sites of that name"), "need"),
-    };
-    format!(
-        "(first query: searched the {mentioned} files that mention {literal}; {what} {verb} the full index, being built now; ask again for a complete answer)"
-    )
 }
 
 /// The first-query state of a [`CodeTool`](super::CodeTool): whether a partial answer was
@@ -777,7 +765,7 @@ impl FirstQuery {
         if built || self.started.load(Ordering::SeqCst) || cache.is_some_and(Path::exists) {
             return None;
         }
-        let out = partial_answer(root, a)?;
+        let out = partial_answer(root, a)?.and_then(super::render::output);
         if !self.started.swap(true, Ordering::SeqCst) {
             let root = root.to_path_buf();
             let cache = cache.map(Path::to_path_buf);

@@ -316,15 +316,20 @@ pub struct Hop {
     pub id: SymbolId,
     /// The symbol.
     pub symbol: Symbol,
-    /// The first call site: in the caller's file for callers, in the calling function's
-    /// file for callees.
-    pub line: u32,
-    /// How many call sites link the pair.
-    pub calls: u32,
+    /// Every call site linking the pair, ascending: lines in the caller's file for
+    /// callers, in the calling function's file for callees.
+    pub lines: Vec<u32>,
     /// Distance from the start, 1-based.
     pub depth: u32,
     /// The edge was guessed from the method name alone.
     pub inferred: bool,
+}
+
+impl Hop {
+    /// The first call site.
+    pub fn line(&self) -> u32 {
+        self.lines.first().copied().unwrap_or(0)
+    }
 }
 
 /// A walk along call edges, in tree order (each hop followed by its own hops).
@@ -371,37 +376,36 @@ fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Wal
         };
         // Group call sites by the other end, keeping the first site.
         let mut order: Vec<SymbolId> = Vec::new();
-        let mut groups: HashMap<SymbolId, (u32, u32, bool)> = HashMap::new();
+        let mut groups: HashMap<SymbolId, (Vec<u32>, bool)> = HashMap::new();
         for e in page.edges {
             let other = if up { e.from } else { e.to };
             let g = groups.entry(other).or_insert_with(|| {
                 order.push(other);
-                (e.line, 0, e.inferred)
+                (Vec::new(), e.inferred)
             });
-            g.0 = g.0.min(e.line);
-            g.1 += 1;
-            g.2 &= e.inferred;
+            g.0.push(e.line);
+            g.1 &= e.inferred;
         }
         let mut hops: Vec<Hop> = order
             .into_iter()
             .filter_map(|o| {
-                let (line, calls, inferred) = groups[&o];
+                let (mut lines, inferred) = groups.remove(&o)?;
+                lines.sort_unstable();
                 Some(Hop {
                     id: o,
                     symbol: store.symbol(o)?,
-                    line,
-                    calls,
+                    lines,
                     depth: level,
                     inferred,
                 })
             })
             .collect();
         hops.sort_by(|a, b| {
-            (a.inferred, a.symbol.rank_class(), &a.symbol.path, a.line).cmp(&(
+            (a.inferred, a.symbol.rank_class(), &a.symbol.path, a.line()).cmp(&(
                 b.inferred,
                 b.symbol.rank_class(),
                 &b.symbol.path,
-                b.line,
+                b.line(),
             ))
         });
         for hop in hops {
