@@ -18,8 +18,8 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use explore_tools::overview::group;
 use explore_tools::code::{CodeAnswer, Kind, Operation};
+use explore_tools::overview::group;
 use explore_tools::{Finding, Registry, ToolDetail, ToolError, ToolOutput};
 use serde_json::json;
 

@@ -41,9 +41,7 @@ fn text(r: Result<explore_tools::ToolOutput, explore_tools::ToolError>) -> Strin
 }
 
 /// The text of a partial answer, rendered as the tool renders it.
-fn partial_text(
-    r: Result<explore_tools::code::CodeAnswer, explore_tools::ToolError>,
-) -> String {
+fn partial_text(r: Result<explore_tools::code::CodeAnswer, explore_tools::ToolError>) -> String {
     text(r.and_then(explore_tools::code::render))
 }
 
@@ -209,7 +207,9 @@ fn a_call_the_partial_graph_cannot_resolve_is_announced_in_one_line() {
     // Every call named Save is looked at for callers (the unresolved one could be a call
     // of Other.Save too); the calls of `use` all resolve, so its callees are not announced.
     let q = json!({"operation":"callers","symbol":"Other.Save"});
-    assert!(partial_text(partial_answer(root.path(), &args(q)).unwrap()).ends_with("complete answer)"));
+    assert!(
+        partial_text(partial_answer(root.path(), &args(q)).unwrap()).ends_with("complete answer)")
+    );
     let q = json!({"operation":"callees","symbol":"use"});
     assert_eq!(
         partial_text(partial_answer(root.path(), &args(q)).unwrap()),

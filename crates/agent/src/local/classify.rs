@@ -184,6 +184,9 @@ pub enum Relation {
     Callee,
     /// It implements or subclasses the symbol asked about.
     Implementation,
+    /// The symbol asked about implements or extends it (an interface it satisfies, a
+    /// class it inherits from).
+    Supertype,
     /// A hop on a call path.
     TraceHop,
     /// Ranked for a concept question; `rank` is its 0-based place.
@@ -231,6 +234,7 @@ pub fn role(path: &str, relation: Relation, kind: Option<&str>) -> Role {
         }
         Relation::Callee => Role::Dependency,
         Relation::Implementation => Role::ModifyTarget,
+        Relation::Supertype => Role::TypeDefinition,
         Relation::Concept { rank, types } => {
             if class.config {
                 Role::Config

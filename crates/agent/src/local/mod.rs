@@ -34,13 +34,15 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use explore_tools::code::GraphStore;
-use explore_tools::{Finding, Registry};
+use explore_tools::{Finding, Registry, ToolDetail};
 use serde_json::{Value, json};
 
 use crate::policy::{Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
 use crate::result::{Location, Role};
 use classify::Relation;
-use evidence::{CodeAnswer, Hit};
+use evidence::{Hit, Reply};
+use explore_tools::code::Operation;
+use explore_tools::code::answer::Relation as CodeRelation;
 use query::{Intent, Query, SymbolRef};
 use rank::{Corpus, LexIndex};
 
@@ -289,9 +291,9 @@ impl LocalPolicy {
         for m in messages {
             if let Message::Tool {
                 call_id,
-                content,
                 findings,
                 is_error,
+                detail,
                 ..
             } = m
                 && let Some(p) = self.pending.remove(call_id)
@@ -299,9 +301,9 @@ impl LocalPolicy {
                 out.push((
                     p,
                     ToolResult {
-                        content: content.clone(),
                         findings: findings.clone(),
                         is_error: *is_error,
+                        detail: detail.clone(),
                     },
                 ));
             }
@@ -346,13 +348,11 @@ impl LocalPolicy {
         for (purpose, result) in results {
             match purpose {
                 Purpose::Code { op, sym } => {
-                    let answer =
-                        evidence::read_code(&result.content, &result.findings, result.is_error);
+                    let answer = evidence::read_code(result.detail.as_ref());
                     calls.extend(self.on_code(query, op, &sym, answer, false));
                 }
                 Purpose::Narrowed { op, sym } => {
-                    let answer =
-                        evidence::read_code(&result.content, &result.findings, result.is_error);
+                    let answer = evidence::read_code(result.detail.as_ref());
                     calls.extend(self.on_code(query, op, &sym, answer, true));
                 }
                 Purpose::Read { file } => {
@@ -383,11 +383,11 @@ impl LocalPolicy {
         query: &Query,
         op: &'static str,
         sym: &SymbolRef,
-        answer: CodeAnswer,
+        answer: Reply,
         narrowed: bool,
     ) -> Vec<ToolCall> {
         match answer {
-            CodeAnswer::Hits(hits) if !hits.is_empty() => {
+            Reply::Hits(hits) if !hits.is_empty() => {
                 // Only tests, fixtures or examples in the languages the graph parses: the
                 // product itself may be in another language (Rust beside Go fixtures).
                 if !narrowed
@@ -411,7 +411,7 @@ impl LocalPolicy {
                 self.record(op, sym, hits);
                 Vec::new()
             }
-            CodeAnswer::Ambiguous(candidates) if !narrowed => {
+            Reply::Ambiguous(candidates) if !narrowed => {
                 if candidates
                     .iter()
                     .all(|h| classify::classify(&h.path).secondary())
@@ -498,9 +498,9 @@ impl LocalPolicy {
                 }
                 calls
             }
-            CodeAnswer::Error(text) if op == "callers" && !narrowed => {
+            Reply::WrongKind { instead } if op == "callers" && !narrowed => {
                 // `callers` of a type is not a call relation: ask for its usages.
-                if text.to_lowercase().contains("usages") {
+                if instead.contains(&Operation::Usages) {
                     let args = json!({"operation": "usages", "symbol": sym.name});
                     return vec![self.call(
                         "code",
@@ -527,7 +527,7 @@ impl LocalPolicy {
                     return Vec::new();
                 }
                 if op == "trace"
-                    && other == CodeAnswer::NotFound
+                    && other == Reply::NotFound
                     && let Intent::Trace { from, to } = &query.intent
                 {
                     // No linked path: show both ends, what the start calls and what
@@ -943,16 +943,12 @@ impl LocalPolicy {
             .find(|h| h.section.is_none())
             .and_then(|h| h.name.clone())
             .unwrap_or_else(|| sym.name.clone());
-        let target_path = hits
-            .iter()
-            .find(|h| h.section.is_none())
-            .map(|h| h.path.clone());
         for (i, h) in hits.into_iter().enumerate() {
             let relation = match (&h.section, op) {
                 (None, "trace") => Relation::TraceHop,
                 (None, "methods") if i > 0 => Relation::Definition,
                 (None, _) => Relation::Definition,
-                (Some(s), _) => section_relation(s, op),
+                (Some(s), _) => section_relation(*s),
             };
             let name = h.name.clone();
             let shown = name.clone().unwrap_or_else(|| sym.name.clone());
@@ -980,6 +976,11 @@ impl LocalPolicy {
                         h.line
                     )
                 }
+                Relation::Supertype => format!(
+                    "{target_name} implements {} {shown}, declared at line {}",
+                    h.kind.as_deref().unwrap_or("type"),
+                    h.line
+                ),
                 Relation::TraceHop => format!(
                     "Hop {shown} ({}) at line {}",
                     h.kind.as_deref().unwrap_or("symbol"),
@@ -990,24 +991,21 @@ impl LocalPolicy {
             // Callees and trace hops also say where they are called: cite the call site in
             // the calling file.
             if let Some((site_path, site_line)) = &h.call_site {
-                let path = site_path.clone().or_else(|| target_path.clone());
-                if let Some(path) = path {
-                    self.found.push(Entry {
-                        path,
-                        relation: if op == "trace" {
-                            Relation::TraceHop
-                        } else {
-                            Relation::Definition
-                        },
-                        name: None,
-                        kind: None,
-                        line: *site_line,
-                        end_line: None,
-                        note: format!("Calls {shown} at line {site_line}"),
-                        source: "code",
-                        target: Some(target_name.clone()),
-                    });
-                }
+                self.found.push(Entry {
+                    path: site_path.clone(),
+                    relation: if op == "trace" {
+                        Relation::TraceHop
+                    } else {
+                        Relation::Definition
+                    },
+                    name: None,
+                    kind: None,
+                    line: *site_line,
+                    end_line: None,
+                    note: format!("Calls {shown} at line {site_line}"),
+                    source: "code",
+                    target: Some(target_name.clone()),
+                });
             }
             self.found.push(Entry {
                 path: h.path,
@@ -1205,9 +1203,7 @@ impl LocalPolicy {
     /// others call (helpers called from everywhere, like an error constructor, say nothing
     /// about this question).
     fn on_expand(&mut self, op: &str, from: &str, path: &str, idx: &LexIndex, result: &ToolResult) {
-        let CodeAnswer::Hits(hits) =
-            evidence::read_code(&result.content, &result.findings, result.is_error)
-        else {
+        let Reply::Hits(hits) = evidence::read_code(result.detail.as_ref()) else {
             return;
         };
         let corpus = idx.corpus();
@@ -1241,7 +1237,7 @@ impl LocalPolicy {
                 continue;
             }
             let site = match h.call_site {
-                Some((None, l)) => format!(", called from {path}:{l}"),
+                Some((ref p, l)) if p == path => format!(", called from {path}:{l}"),
                 _ => String::new(),
             };
             self.found.push(Entry {
@@ -1487,9 +1483,9 @@ impl LocalPolicy {
 /// The text of a tool result.
 #[derive(Debug, Clone)]
 struct ToolResult {
-    content: String,
     findings: Vec<Finding>,
     is_error: bool,
+    detail: Option<ToolDetail>,
 }
 
 fn turn(tool_calls: Vec<ToolCall>) -> Turn {
@@ -1532,26 +1528,17 @@ fn operation(intent: &Intent) -> &'static str {
     }
 }
 
-fn section_relation(section: &str, op: &str) -> Relation {
-    if section.starts_with("call path") || section.contains("trace") || section.contains("hop") {
-        Relation::TraceHop
-    } else if section.contains("caller") || section.contains("usage") || section.contains("used") {
-        Relation::Caller
-    } else if section.contains("callee") || section.contains("calls") {
-        Relation::Callee
-    } else if section.contains("implement") || section.contains("subclass") {
-        Relation::Implementation
-    } else if section.contains("method") {
-        Relation::Definition
-    } else if section.contains("path") || section.contains("trace") || section.contains("hop") {
-        Relation::TraceHop
-    } else {
-        match op {
-            "callers" | "usages" => Relation::Caller,
-            "callees" => Relation::Callee,
-            "implementations" => Relation::Implementation,
-            "trace" => Relation::TraceHop,
-            _ => Relation::Definition,
+/// How a place in a `code` answer relates to the question's symbol, by the section it
+/// came in.
+fn section_relation(section: CodeRelation) -> Relation {
+    match section {
+        CodeRelation::Path => Relation::TraceHop,
+        CodeRelation::Callers | CodeRelation::Through | CodeRelation::UsedBy => Relation::Caller,
+        CodeRelation::Callees => Relation::Callee,
+        CodeRelation::Implementations | CodeRelation::Subclasses => Relation::Implementation,
+        CodeRelation::Implements => Relation::Supertype,
+        CodeRelation::Methods | CodeRelation::Definitions | CodeRelation::PartialMatches => {
+            Relation::Definition
         }
     }
 }

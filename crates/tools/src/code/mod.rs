@@ -26,6 +26,7 @@
 //!   embedded store) and, later, by a server-backed store.
 //! - [`run`]: the tool's text for a [`CodeArgs`], as the model sees it.
 
+pub mod answer;
 pub mod arango;
 mod extract;
 mod index;
@@ -37,11 +38,11 @@ mod query;
 mod render;
 mod store;
 mod tool;
-pub mod answer;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+pub use answer::CodeAnswer;
 pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
 pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path, walker};
 pub use lazy::{StoreError, StoreFile};
@@ -55,9 +56,8 @@ pub use query::{
     Hop, MAX_DEPTH, MAX_RESULTS, MAX_TRACE, Match, Related, Resolution, Role, SymbolQuery,
     TraceStep, Walk, file_matches,
 };
-pub use store::{CodeGraph, EdgePage, GraphStore, NameMatch};
-pub use answer::CodeAnswer;
 pub use render::output as render;
+pub use store::{CodeGraph, EdgePage, GraphStore, NameMatch};
 pub use tool::{CodeArgs, Operation, answer, invalid_kind, run};
 
 use crate::{RepoRoot, Tool, ToolError, ToolOutput, args};
@@ -121,9 +121,10 @@ impl CodeTool {
     /// The graph: loaded from the cache (refreshed for changed files) or built on the
     /// first call, then shared.
     pub fn graph(&self) -> Result<Arc<CodeGraph>, ToolError> {
-        let mut state = self.state.lock().map_err(|_| {
-            ToolError::failed("the code index is unavailable (a build panicked)")
-        })?;
+        let mut state = self
+            .state
+            .lock()
+            .map_err(|_| ToolError::failed("the code index is unavailable (a build panicked)"))?;
         if state.is_none()
             && let Some(built) = self.first.wait()
         {
@@ -208,9 +209,10 @@ impl CodeTool {
         }
         let built = index::refresh(self.root.path(), self.cache_path().as_deref());
         let stats = built.stats.clone();
-        let mut state = self.state.lock().map_err(|_| {
-            ToolError::failed("the code index is unavailable (a build panicked)")
-        })?;
+        let mut state = self
+            .state
+            .lock()
+            .map_err(|_| ToolError::failed("the code index is unavailable (a build panicked)"))?;
         *state = Some((Arc::new(built.graph), built.stats));
         Ok(stats)
     }

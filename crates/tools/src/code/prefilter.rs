@@ -33,12 +33,12 @@ use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use regex::bytes::Regex;
 
+use super::answer::{CodeAnswer, PartialGraph};
 use super::extract::{self, CallTarget, FileFacts, RawCall, RawSymbol, Recv, go_import_name};
 use super::index::{self, Built, MAX_FILE_BYTES};
 use super::link::{self, GraphData, Input};
 use super::model::{EdgeKind, Language, SymbolId, is_generated};
 use super::store::CodeGraph;
-use super::answer::{CodeAnswer, PartialGraph};
 use super::tool::{self, CodeArgs, Operation};
 use crate::{ToolError, ToolOutput, secrets};
 

@@ -153,7 +153,11 @@ fn find(out: &mut Lines, f: &Found) {
             out.push(format!("  {sig}"));
         }
         if let Some(doc) = &item.doc {
-            let mark = if item.path.ends_with(".py") { "#" } else { "//" };
+            let mark = if item.path.ends_with(".py") {
+                "#"
+            } else {
+                "//"
+            };
             out.push(format!("  {mark} {doc}"));
         }
         return;
@@ -219,7 +223,11 @@ fn relation(out: &mut Lines, f: &Found) {
         .iter()
         .filter(|s| s.relation == Relation::Through)
         .collect();
-    for s in f.sections.iter().filter(|s| s.relation != Relation::Through) {
+    for s in f
+        .sections
+        .iter()
+        .filter(|s| s.relation != Relation::Through)
+    {
         match s.relation {
             Relation::Callers | Relation::Callees => {
                 calls(out, f, target, s, !through.is_empty());

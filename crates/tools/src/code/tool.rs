@@ -184,7 +184,9 @@ pub fn answer(store: &dyn GraphStore, a: &CodeArgs) -> Result<CodeAnswer, ToolEr
         Operation::Find => find(store, &q),
         Operation::Trace => trace(store, &q, a.to.as_deref().unwrap_or("")),
         _ => match query::resolve(store, &q, op.role()) {
-            Resolution::One { symbol, skipped } => relation(store, op, &q, &symbol, &skipped, depth),
+            Resolution::One { symbol, skipped } => {
+                relation(store, op, &q, &symbol, &skipped, depth)
+            }
             other => unresolved(op, &q, other),
         },
     })
@@ -377,7 +379,11 @@ fn relation(
                 })
                 .collect();
             sections.push(Section {
-                relation: if up { Relation::Callers } else { Relation::Callees },
+                relation: if up {
+                    Relation::Callers
+                } else {
+                    Relation::Callees
+                },
                 through: None,
                 items,
                 total: walk.total,
@@ -481,7 +487,10 @@ fn trace(store: &dyn GraphStore, q: &SymbolQuery, to: &str) -> CodeAnswer {
         .iter()
         .map(|st| {
             let item = Item {
-                calls: prev_path.as_ref().map(|_| vec![st.call_line]).unwrap_or_default(),
+                calls: prev_path
+                    .as_ref()
+                    .map(|_| vec![st.call_line])
+                    .unwrap_or_default(),
                 call_path: prev_path.clone(),
                 inferred: st.inferred,
                 ..Item::of(&st.symbol)
