@@ -12,12 +12,15 @@ Two rankers answer every case that expects files, from the question text alone:
   boundaries, lower-cased; the question is tokenised the same way.
 
 Scores, per suite and per kind, are the harness's (docs/evals.md, "Scoring"): Acc@k is 1
-when every expected file of the case is within rank k; RR is 1 / rank of the best-ranked
-expected file (0 when none is returned); MRR is its mean. Expected files are a case's
-`files` entries plus the paths of its `locations`, as the harness does for decoys; only
-`files` count for Acc@k and RR, like the harness.
+when every expected file (`files`) of the case is within rank k; RR is 1 / rank of the
+best-ranked expected file (0 when none is returned); MRR is its mean. Hit@1 is the share
+of cases whose first file is an expected one (RR = 1): a case expecting two files can
+never have Acc@1 but can have Hit@1.
 
-    python3 evals/baselines.py evals/heldout evals/issues [--json OUT]
+`--engine-report FILE` (the JSON report of `explore eval --format json`) adds the engine's
+own Acc@1, Hit@1, Acc@5 and MRR for the same cases, so one table compares all three.
+
+    python3 evals/baselines.py evals/heldout evals/issues [--engine-report R.json] [--json OUT]
 
 Needs Python 3.11 (tomllib) and `ctags` (universal-ctags) on PATH for the ctags ranker.
 """
@@ -182,6 +185,7 @@ def score(ranked: list[str], expected: list[str]) -> dict:
     ranks = [ranked.index(p) + 1 if p in ranked else None for p in expected]
     found = [r for r in ranks if r is not None]
     return {
+        "hit1": bool(found) and min(found) == 1,
         "acc1": all(r is not None and r <= 1 for r in ranks),
         "acc5": all(r is not None and r <= 5 for r in ranks),
         "rr": (1 / min(found)) if found else 0.0,
@@ -193,7 +197,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="+", help="suite files or directories")
     parser.add_argument("--json", help="write every case's ranks and scores there")
+    parser.add_argument("--engine-report", action="append", default=[],
+                        help="explore eval --format json report(s) to compare with")
     args = parser.parse_args()
+
+    engine: dict[str, dict] = {}
+    for report in args.engine_report:
+        with open(report) as f:
+            for suite in json.load(f)["suites"]:
+                for case in suite["cases"]:
+                    if case["acc_at_1"] is None:
+                        continue
+                    engine[case["id"]] = {
+                        "hit1": case["reciprocal_rank"] == 1.0,
+                        "acc1": bool(case["acc_at_1"]),
+                        "acc5": bool(case["acc_at_5"]),
+                        "rr": case["reciprocal_rank"],
+                    }
+    rankers_used = (("engine",) if engine else ()) + ("ctags", "bm25")
 
     rankers: dict[tuple[str, str], object] = {}
     rows = []
@@ -212,6 +233,11 @@ def main() -> int:
                 print(f"skip {name}/{case['id']}: {repo} is missing", file=sys.stderr)
                 continue
             row = {"suite": name, "id": case["id"], "kind": case["kind"], "expected": expected}
+            if engine:
+                if case["id"] not in engine:
+                    print(f"skip {name}/{case['id']}: not in the engine report", file=sys.stderr)
+                    continue
+                row["engine"] = engine[case["id"]]
             for kind, cls in (("ctags", Ctags), ("bm25", BM25)):
                 if (kind, repo) not in rankers:
                     rankers[(kind, repo)] = cls(repo)
@@ -224,16 +250,17 @@ def main() -> int:
         for row in rows:
             groups[row[group_key]].append(row)
         groups["all"] = rows
-        print(f"| {group_key} | cases | ctags Acc@1 | ctags Acc@5 | ctags MRR | BM25 Acc@1 | BM25 Acc@5 | BM25 MRR |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        names = {"engine": "engine", "ctags": "ctags", "bm25": "BM25"}
+        head = [f"{names[r]} {m}" for r in rankers_used for m in ("Acc@1", "Hit@1", "Acc@5", "MRR")]
+        print(f"| {group_key} | cases | " + " | ".join(head) + " |")
+        print("| --- | --- |" + " --- |" * len(head))
         for key, group in groups.items():
             n = len(group)
             cells = []
-            for kind in ("ctags", "bm25"):
-                a1 = sum(r[kind]["acc1"] for r in group) / n
-                a5 = sum(r[kind]["acc5"] for r in group) / n
-                mrr = sum(r[kind]["rr"] for r in group) / n
-                cells += [f"{a1:.1%}", f"{a5:.1%}", f"{mrr:.3f}"]
+            for kind in rankers_used:
+                for metric in ("acc1", "hit1", "acc5"):
+                    cells.append(f"{sum(r[kind][metric] for r in group) / n:.1%}")
+                cells.append(f"{sum(r[kind]['rr'] for r in group) / n:.3f}")
             label = f"**{key}**" if key == "all" else key
             print(f"| {label} | {n} | " + " | ".join(cells) + " |")
         print()

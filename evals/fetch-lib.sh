@@ -1,8 +1,17 @@
-# Shared by the fetch scripts of evals/ (thirdparty, heldout, issues): source it after
-# setting `dest` (where trees are unpacked) and `cache` (where archives are kept), and
-# optionally `bench` (a folder of archives already downloaded, reused when present).
-# Every source comes from a package registry, pinned by version and SHA-256, and is never
-# committed.
+# Shared by the fetch scripts of evals/ (thirdparty, heldout, issues). Source it with the
+# destination folder (repository-relative) as its argument:
+#
+#   source "$(dirname "$0")/../fetch-lib.sh" target/heldout
+#
+# It moves to the repository root, sets `dest` (where trees are unpacked) and `cache`
+# (where archives are kept, so a second run is offline) and defines `pypi`, `pypi_list` and
+# `debian`. A script may set `bench` (a folder of archives already downloaded, reused when
+# present). Every source comes from a package registry, pinned by version and SHA-256, and
+# is never committed.
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+dest=$1
+cache=$dest/cache
+mkdir -p "$cache"
 
 # Copies FILE from $bench into the cache when it is there.
 reuse() {
@@ -36,6 +45,16 @@ pypi() {
   mv "$tmp"/* "$dest/$dir"
   rm -rf "$tmp"
   echo "fetched $dest/$dir"
+}
+
+# pypi_list: one sdist per line of stdin, `NAME VERSION SHA256`, fetched with `pypi` as
+# NAME-VERSION (archive NAME-VERSION.tar.gz); blank lines and `#` comments are skipped.
+pypi_list() {
+  local name version sha256
+  while read -r name version sha256; do
+    case "$name" in '' | '#'*) continue ;; esac
+    pypi "$name" "$version" "$name-$version.tar.gz" "$sha256" "$name-$version"
+  done
 }
 
 # debian PACKAGE VERSION SHA256 GOPATH DIR: the Go source tree GOPATH of a golang-*-dev

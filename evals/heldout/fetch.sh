@@ -13,14 +13,8 @@
 #
 #   bash evals/heldout/fetch.sh && explore eval evals/heldout
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-
-dest=target/heldout
-cache=$dest/cache
-mkdir -p "$cache"
-
 # shellcheck source=../fetch-lib.sh
-source evals/fetch-lib.sh
+source "$(dirname "$0")/../fetch-lib.sh" target/heldout
 
 debian golang-github-sirupsen-logrus-dev 1.9.0-1 \
   51fb87b05452e96be38b97c03d5f997f6ce3a144421f911338d6c4ea2e8aa118 \

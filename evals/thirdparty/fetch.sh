@@ -12,15 +12,9 @@
 #
 #   bash evals/thirdparty/fetch.sh && explore eval evals/thirdparty
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-
-dest=target/thirdparty
-cache=$dest/cache
-bench=target/bench-corpus/downloads
-mkdir -p "$cache"
-
 # shellcheck source=../fetch-lib.sh
-source evals/fetch-lib.sh
+source "$(dirname "$0")/../fetch-lib.sh" target/thirdparty
+bench=target/bench-corpus/downloads
 
 pypi click 8.1.7 click-8.1.7.tar.gz \
   ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de click-8.1.7
