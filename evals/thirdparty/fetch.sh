@@ -12,70 +12,9 @@
 #
 #   bash evals/thirdparty/fetch.sh && explore eval evals/thirdparty
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-
-dest=target/thirdparty
-cache=$dest/cache
+# shellcheck source=../fetch-lib.sh
+source "$(dirname "$0")/../fetch-lib.sh" target/thirdparty
 bench=target/bench-corpus/downloads
-mkdir -p "$cache"
-
-# Copies FILE from the benchmark's downloads into the cache when it is there.
-reuse() {
-  if [ ! -f "$cache/$1" ] && [ -f "$bench/$1" ]; then
-    cp "$bench/$1" "$cache/$1"
-  fi
-}
-
-# pypi NAME VERSION ARCHIVE SHA256 DIR: the sdist unpacked as target/thirdparty/DIR.
-pypi() {
-  local name=$1 version=$2 archive=$3 sha256=$4 dir=$5
-  if [ -d "$dest/$dir" ]; then
-    echo "$dest/$dir is already there"
-    return
-  fi
-  reuse "$archive"
-  if [ ! -f "$cache/$archive" ]; then
-    local pip
-    pip=$(command -v pip3 || command -v pip || true)
-    if [ -z "$pip" ]; then
-      echo "error: pip is needed to download $name==$version (apt-get install python3-pip)" >&2
-      exit 1
-    fi
-    "$pip" download --quiet --no-deps --no-binary :all: "$name==$version" -d "$cache"
-  fi
-  echo "$sha256  $cache/$archive" | sha256sum --check --quiet
-  tar -xzf "$cache/$archive" -C "$dest"
-  echo "fetched $dest/$dir"
-}
-
-# debian PACKAGE VERSION SHA256 GOPATH DIR: the Go source tree GOPATH of a golang-*-dev
-# package (under /usr/share/gocode/src) as target/thirdparty/DIR.
-debian() {
-  local pkg=$1 version=$2 sha256=$3 gopath=$4 dir=$5
-  local deb="${pkg}_${version}_all.deb"
-  if [ -d "$dest/$dir" ]; then
-    echo "$dest/$dir is already there"
-    return
-  fi
-  reuse "$deb"
-  if [ ! -f "$cache/$deb" ]; then
-    if ! command -v apt-get >/dev/null; then
-      echo "error: apt-get (Debian or Ubuntu) is needed to download $pkg=$version" >&2
-      exit 1
-    fi
-    (cd "$cache" && { apt-get download -qq "$pkg=$version" 2>/dev/null ||
-      { apt-get update -qq && apt-get download -qq "$pkg=$version"; }; })
-  fi
-  echo "$sha256  $cache/$deb" | sha256sum --check --quiet
-  local tmp
-  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
-  dpkg -x "$cache/$deb" "$tmp"
-  mv "$tmp/usr/share/gocode/src/$gopath" "$dest/$dir"
-  rm -rf "$tmp"
-  # Debian links a few files between packages; keep only regular files.
-  find "$dest/$dir" -type l -delete
-  echo "fetched $dest/$dir"
-}
 
 pypi click 8.1.7 click-8.1.7.tar.gz \
   ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de click-8.1.7

@@ -1,0 +1,88 @@
+# Shared by the fetch scripts of evals/ (thirdparty, heldout, issues). Source it with the
+# destination folder (repository-relative) as its argument:
+#
+#   source "$(dirname "$0")/../fetch-lib.sh" target/heldout
+#
+# It moves to the repository root, sets `dest` (where trees are unpacked) and `cache`
+# (where archives are kept, so a second run is offline) and defines `pypi`, `pypi_list` and
+# `debian`. A script may set `bench` (a folder of archives already downloaded, reused when
+# present). Every source comes from a package registry, pinned by version and SHA-256, and
+# is never committed.
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+dest=$1
+cache=$dest/cache
+mkdir -p "$cache"
+
+# Copies FILE from $bench into the cache when it is there.
+reuse() {
+  if [ -n "${bench:-}" ] && [ ! -f "$cache/$1" ] && [ -f "$bench/$1" ]; then
+    cp "$bench/$1" "$cache/$1"
+  fi
+}
+
+# pypi NAME VERSION ARCHIVE SHA256 DIR: the sdist unpacked as $dest/DIR (`pip download
+# --no-deps --no-binary :all:`). An sdist whose top folder is not DIR is renamed to it.
+pypi() {
+  local name=$1 version=$2 archive=$3 sha256=$4 dir=$5
+  if [ -d "$dest/$dir" ]; then
+    echo "$dest/$dir is already there"
+    return
+  fi
+  reuse "$archive"
+  if [ ! -f "$cache/$archive" ]; then
+    local pip
+    pip=$(command -v pip3 || command -v pip || true)
+    if [ -z "$pip" ]; then
+      echo "error: pip is needed to download $name==$version (apt-get install python3-pip)" >&2
+      exit 1
+    fi
+    "$pip" download --quiet --no-deps --no-binary :all: "$name==$version" -d "$cache"
+  fi
+  echo "$sha256  $cache/$archive" | sha256sum --check --quiet
+  local tmp
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  tar -xzf "$cache/$archive" -C "$tmp"
+  mv "$tmp"/* "$dest/$dir"
+  rm -rf "$tmp"
+  echo "fetched $dest/$dir"
+}
+
+# pypi_list: one sdist per line of stdin, `NAME VERSION SHA256`, fetched with `pypi` as
+# NAME-VERSION (archive NAME-VERSION.tar.gz); blank lines and `#` comments are skipped.
+pypi_list() {
+  local name version sha256
+  while read -r name version sha256; do
+    case "$name" in '' | '#'*) continue ;; esac
+    pypi "$name" "$version" "$name-$version.tar.gz" "$sha256" "$name-$version"
+  done
+}
+
+# debian PACKAGE VERSION SHA256 GOPATH DIR: the Go source tree GOPATH of a golang-*-dev
+# package (under /usr/share/gocode/src) as $dest/DIR (`apt-get download` + `dpkg -x`, no
+# install).
+debian() {
+  local pkg=$1 version=$2 sha256=$3 gopath=$4 dir=$5
+  local deb="${pkg}_${version}_all.deb"
+  if [ -d "$dest/$dir" ]; then
+    echo "$dest/$dir is already there"
+    return
+  fi
+  reuse "$deb"
+  if [ ! -f "$cache/$deb" ]; then
+    if ! command -v apt-get >/dev/null; then
+      echo "error: apt-get (Debian or Ubuntu) is needed to download $pkg=$version" >&2
+      exit 1
+    fi
+    (cd "$cache" && { apt-get download -qq "$pkg=$version" 2>/dev/null ||
+      { apt-get update -qq && apt-get download -qq "$pkg=$version"; }; })
+  fi
+  echo "$sha256  $cache/$deb" | sha256sum --check --quiet
+  local tmp
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  dpkg -x "$cache/$deb" "$tmp"
+  mv "$tmp/usr/share/gocode/src/$gopath" "$dest/$dir"
+  rm -rf "$tmp"
+  # Debian links a few files between packages; keep only regular files.
+  find "$dest/$dir" -type l -delete
+  echo "fetched $dest/$dir"
+}
