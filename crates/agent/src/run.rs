@@ -733,6 +733,11 @@ impl<'a> Run<'a> {
                 detail,
             }) => {
                 let gain = self.evidence.add(&call.name, &findings);
+                // The typed answer's places the text left out were returned too (the
+                // local engine reads them); they are evidence, though the model saw no gain.
+                if let Some(d) = &detail {
+                    self.evidence.add(&call.name, &d.places());
+                }
                 // Outputs that carry no findings (a page of a cut output, `git log`,
                 // `wc -l`) cannot show new evidence; for them, new text is the gain.
                 let digest = blake3::hash(text.as_bytes());
@@ -754,6 +759,9 @@ impl<'a> Run<'a> {
                 // An error may still show places (the candidates of an ambiguous name):
                 // they are evidence like any output's.
                 self.evidence.add(&call.name, e.findings());
+                if let Some(d) = e.detail() {
+                    self.evidence.add(&call.name, &d.places());
+                }
                 self.emit_result(turn, call, false, &msg);
                 // Errors are not repeats by content: the model is correcting itself.
                 // Identical failing calls are still caught as identical.
@@ -810,6 +818,14 @@ impl<'a> Run<'a> {
         if tool != "code" {
             return;
         }
+        // Counted as the model asked, answered or not.
+        let asked = args.get("operation").and_then(|o| o.as_str()).unwrap_or("?");
+        let op = Operation::parse(asked).map_or("?", Operation::as_str);
+        *self
+            .metrics
+            .by_operation
+            .entry(format!("code.{op}"))
+            .or_default() += 1;
         let detail = match outcome {
             Ok(o) => o.detail.as_ref(),
             Err(e) => e.detail(),
@@ -823,11 +839,6 @@ impl<'a> Run<'a> {
             return;
         };
         let op = answer.operation();
-        *self
-            .metrics
-            .by_operation
-            .entry(format!("code.{op}"))
-            .or_default() += 1;
         if matches!(answer, CodeAnswer::Ambiguous(_)) {
             self.metrics.ambiguous_resolves += 1;
         }

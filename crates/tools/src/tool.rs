@@ -60,6 +60,13 @@ pub enum ToolDetail {
 }
 
 impl ToolDetail {
+    /// Every place the answer holds, including those its text leaves out.
+    pub fn places(&self) -> Vec<Finding> {
+        match self {
+            ToolDetail::Code(c) => c.places(),
+        }
+    }
+
     /// The `code` answer, when this is one.
     pub fn code(&self) -> Option<&CodeAnswer> {
         match self {

@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::{Kind, Symbol};
+use crate::Finding;
 use super::tool::Operation;
 
 /// What a `code` call answered.
@@ -40,6 +41,46 @@ impl CodeAnswer {
             CodeAnswer::NotFound(n) => n.operation,
             CodeAnswer::NoPath(_) => Operation::Trace,
         }
+    }
+
+    /// Every place the answer holds, shown in the text or not: each item's definition and
+    /// each of its call lines. What a consumer of the value may cite as returned by the
+    /// tool (the text's own [`Finding`]s are the subset it shows).
+    pub fn places(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let mut add = |item: &Item| {
+            out.push(Finding {
+                path: item.path.clone(),
+                line: Some(item.line),
+                end_line: Some(item.end_line),
+                symbol: Some(item.name.clone()),
+                kind: Some(item.kind.as_str().to_string()),
+            });
+            if let Some(path) = &item.call_path {
+                for &line in &item.calls {
+                    out.push(Finding {
+                        path: path.clone(),
+                        line: Some(line),
+                        end_line: Some(line),
+                        symbol: None,
+                        kind: None,
+                    });
+                }
+            }
+        };
+        match self {
+            CodeAnswer::Found(f) => {
+                f.target.iter().chain(&f.also).for_each(&mut add);
+                for s in &f.sections {
+                    s.through.iter().chain(&s.items).for_each(&mut add);
+                }
+            }
+            CodeAnswer::Ambiguous(a) => a.candidates.iter().for_each(add),
+            CodeAnswer::WrongKind(w) => add(&w.item),
+            CodeAnswer::NotFound(n) => n.near.iter().for_each(add),
+            CodeAnswer::NoPath(p) => p.from.iter().chain(&p.to).for_each(add),
+        }
+        out
     }
 
     /// The first section of `relation`, when the answer has one.
