@@ -819,7 +819,10 @@ impl<'a> Run<'a> {
             return;
         }
         // Counted as the model asked, answered or not.
-        let asked = args.get("operation").and_then(|o| o.as_str()).unwrap_or("?");
+        let asked = args
+            .get("operation")
+            .and_then(|o| o.as_str())
+            .unwrap_or("?");
         let op = Operation::parse(asked).map_or("?", Operation::as_str);
         *self
             .metrics

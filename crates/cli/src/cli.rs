@@ -395,8 +395,9 @@ pub struct ToolArgs {
     #[arg(long, conflicts_with = "name")]
     pub list: bool,
 
-    /// With --list: print JSON.
-    #[arg(long, requires = "list")]
+    /// Print JSON: with --list, the tools and schemas; with a call,
+    /// `{"ok": bool, "text": "<what the model sees>", "detail": <the typed answer or null>}`.
+    #[arg(long)]
     pub json: bool,
 
     /// Which graph the `code` tool queries.

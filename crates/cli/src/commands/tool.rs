@@ -4,7 +4,7 @@ use crate::output::outln;
 use std::io::Read;
 
 use anyhow::{Context, Result};
-use explore_tools::{Registry, RegistryOptions, RepoRoot};
+use explore_tools::{Registry, RegistryOptions, RepoRoot, ToolDetail};
 
 use crate::cli::{GlobalArgs, ToolArgs};
 
@@ -36,44 +36,48 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
     let value: serde_json::Value = match serde_json::from_str(&raw) {
         Ok(v) => v,
         Err(e) => {
-            outln!(
+            let text = format!(
                 "Invalid arguments for `{name}`: not valid JSON ({e}). Send one JSON object, e.g. {{\"path\":\"src\"}}."
             );
-            return Ok(1);
+            return print(args.json, false, &text, None);
         }
     };
     if name == "submit" {
-        return check_submit(&value);
+        let (ok, text) = check_submit(&value);
+        return print(args.json, ok, &text, None);
     }
     let status = match registry.call(&name, &value) {
-        Ok(out) => {
-            outln!("{}", out.text);
-            0
-        }
-        Err(err) => {
-            outln!("{err}");
-            1
-        }
+        Ok(out) => print(args.json, true, &out.text, out.detail.as_ref())?,
+        Err(err) => print(args.json, false, err.message(), err.detail())?,
     };
     crate::background::finish_index(registry.code(), &dir);
     Ok(status)
 }
 
+/// Prints one tool result, as text or as `{"ok", "text", "detail"}`; the exit status is
+/// 0 for a result and 1 for a tool error, the same either way.
+fn print(json: bool, ok: bool, text: &str, detail: Option<&ToolDetail>) -> Result<u8> {
+    if json {
+        let doc = serde_json::json!({"ok": ok, "text": text, "detail": detail});
+        outln!("{}", serde_json::to_string(&doc)?);
+    } else {
+        outln!("{text}");
+    }
+    Ok(u8::from(!ok))
+}
+
 /// `submit` ends a run, so outside one it can only be checked: the same parse the loop
 /// applies, with the same model-facing error. The evidence check needs a run's history.
-fn check_submit(value: &serde_json::Value) -> Result<u8> {
+fn check_submit(value: &serde_json::Value) -> (bool, String) {
     match explore_agent::specs::parse_submit(value) {
-        Ok(args) => {
-            outln!(
+        Ok(args) => (
+            true,
+            format!(
                 "`submit` arguments are well-formed ({} relevant files). In a run, every path and line is then checked against what the tools returned.",
                 args.relevant_files.len()
-            );
-            Ok(0)
-        }
-        Err(err) => {
-            outln!("{err}");
-            Ok(1)
-        }
+            ),
+        ),
+        Err(err) => (false, err.to_string()),
     }
 }
 

@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::{Kind, Symbol};
-use crate::Finding;
 use super::tool::Operation;
+use crate::Finding;
 
 /// What a `code` call answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,6 +13,7 @@ pub type FileId = u32;
 
 /// The eight kinds of the contract. `kind` arguments are parsed strictly into these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// A package- or module-level function.
     Function,
