@@ -1,6 +1,6 @@
 //! Exit status 2 without a result, the question from stdin, help and completions.
 
-use super::common::{Sandbox, stderr, stdout, tiny_repo};
+use super::common::{Sandbox, relay, stderr, stdout, tiny_repo};
 
 #[test]
 fn missing_repository_is_exit_2() {
@@ -186,4 +186,92 @@ fn a_closed_stdout_pipe_is_not_a_crash() {
             out.status
         );
     }
+}
+
+/// `explore tool NAME ARGS --json`: `{ok, text, detail}` for every outcome, with the exit
+/// status of the plain form (0 a result, 1 a tool error, an ambiguous name included).
+#[test]
+fn tool_json_carries_the_text_and_the_typed_answer() {
+    let sb = Sandbox::new();
+    let call = |args: &str, json: bool| {
+        let mut cmd = sb.cmd();
+        cmd.arg("-C").arg(relay()).args(["tool", "code", args]);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.output().unwrap()
+    };
+    let cases = [
+        (
+            r#"{"operation":"find","symbol":"IssueStore","kind":"interface"}"#,
+            0,
+            true,
+            "found",
+        ),
+        (
+            r#"{"operation":"callers","symbol":"Plan"}"#,
+            1,
+            false,
+            "ambiguous",
+        ),
+        (
+            r#"{"operation":"callers","symbol":"Issue"}"#,
+            1,
+            false,
+            "wrong_kind",
+        ),
+        (
+            r#"{"operation":"find","symbol":"Frobnicate"}"#,
+            1,
+            false,
+            "not_found",
+        ),
+        (
+            r#"{"operation":"trace","symbol":"Plan","to":"HandleWebhook"}"#,
+            1,
+            false,
+            "no_path",
+        ),
+    ];
+    for (args, code, ok, status) in cases {
+        let plain = call(args, false);
+        assert_eq!(plain.status.code(), Some(code), "{args}");
+        let out = call(args, true);
+        assert_eq!(out.status.code(), Some(code), "{args}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(doc["ok"], ok, "{args}");
+        assert_eq!(doc["detail"]["status"], status, "{args}");
+        // The text is exactly what the model (and the plain form) sees.
+        assert_eq!(
+            format!("{}\n", doc["text"].as_str().unwrap()),
+            stdout(&plain)
+        );
+    }
+    let out = call(
+        r#"{"operation":"find","symbol":"IssueStore","kind":"interface"}"#,
+        true,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let target = &doc["detail"]["target"];
+    assert_eq!(
+        (&target["path"], &target["line"], &target["kind"]),
+        (
+            &serde_json::json!("internal/model/issue.go"),
+            &serde_json::json!(155),
+            &serde_json::json!("interface")
+        )
+    );
+    // Arguments the tool cannot take: no typed answer, still one JSON object.
+    let out = call(
+        r#"{"operation":"find","symbol":"Plan","kind":"klass"}"#,
+        true,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["detail"], serde_json::Value::Null);
+    assert!(doc["text"].as_str().unwrap().starts_with("Invalid kind"));
+    let out = call("{not json", true);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["ok"], false);
 }
