@@ -15,6 +15,8 @@ use explore_tools::code::{self, CodeAnswer, Operation};
 pub struct Hit {
     /// The symbol's name as shown (`Planner.Plan`).
     pub name: Option<String>,
+    /// Its fully qualified name, package or module path included.
+    pub qname: Option<String>,
     /// Its kind.
     pub kind: Option<String>,
     /// Repo-relative path.
@@ -52,6 +54,7 @@ impl Hit {
         };
         Hit {
             name: Some(item.name.clone()),
+            qname: Some(item.qname.clone()),
             kind: Some(item.kind.as_str().to_string()),
             path: item.path.clone(),
             line,

@@ -51,6 +51,9 @@ const MAX_EXPANSION: usize = 4;
 /// A callee called from more places than this is a general helper, not part of the answer.
 const MAX_EXPANSION_CALLERS: usize = 3;
 
+/// Content terms up to which a question is short: its missing word may be its topic.
+const SHORT_QUESTION_TERMS: usize = 6;
+
 /// The intent of a symbol question answered by ranking.
 static CONCEPT: Intent = Intent::Concept;
 
@@ -330,14 +333,9 @@ impl LocalPolicy {
                 let Some(sym) = intent.symbol().cloned() else {
                     return self.concept(query);
                 };
-                // A lower-case qualifier names a package or module ("llm.Client"): send
-                // it as the file filter.
-                let args = match sym.qualifier() {
-                    Some(q) if q.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
-                        json!({"operation": op, "symbol": sym.leaf(), "file": q})
-                    }
-                    _ => json!({"operation": op, "symbol": sym.name}),
-                };
+                // Package and module words (`sym.within`) are not sent as a `file` filter,
+                // which could match nothing: the candidates are narrowed by them after.
+                let args = json!({"operation": op, "symbol": sym.name});
                 vec![self.call("code", args, Some(Purpose::Code { op, sym }))]
             }
         }
@@ -476,6 +474,7 @@ impl LocalPolicy {
                     let narrowed_sym = SymbolRef {
                         name: name.clone(),
                         kind: sym.kind,
+                        within: Vec::new(),
                     };
                     let args = match op {
                         "trace" => {
@@ -1007,6 +1006,22 @@ impl LocalPolicy {
                     target: Some(target_name.clone()),
                 });
             }
+            // A caller that calls more than once: every call site is a location.
+            if relation == Relation::Caller {
+                for &line in h.calls.iter().skip(1).filter(|&&l| l != h.line) {
+                    self.found.push(Entry {
+                        path: h.path.clone(),
+                        relation,
+                        name: name.clone(),
+                        kind: h.kind.clone(),
+                        line,
+                        end_line: Some(line),
+                        note: format!("{shown} calls {target_name} again at line {line}"),
+                        source: "code",
+                        target: Some(target_name.clone()),
+                    });
+                }
+            }
             self.found.push(Entry {
                 path: h.path,
                 relation,
@@ -1065,11 +1080,18 @@ impl LocalPolicy {
                 .zip(&query.weights)
                 .filter(|(t, w)| **w >= 1.0 && !absent.contains(t))
                 .count();
+            // Only a short question is about its missing word: in a long one (a bug
+            // report, a paragraph) a word no file contains is ignored, and the answer
+            // stops only when nothing it says matches.
+            let asked = present + absent.len();
+            let short = asked <= SHORT_QUESTION_TERMS;
             if !absent.is_empty()
-                && (present <= 2
-                    || absent
-                        .iter()
-                        .any(|t| capitalised_in(&query.raw, t) || self.name_terms.contains(t)))
+                && (present == 0
+                    || (short
+                        && (present <= 2
+                            || absent.iter().any(|t| {
+                                capitalised_in(&query.raw, t) || self.name_terms.contains(t)
+                            }))))
             {
                 self.absent = absent;
                 return Vec::new();
@@ -1504,15 +1526,17 @@ fn question_of(messages: &[Message]) -> String {
         _ => None,
     });
     let text = first.unwrap_or("").trim();
-    for line in text.lines() {
-        let l = line.trim();
-        for label in ["Question:", "question:", "Query:", "query:"] {
-            if let Some(q) = l.strip_prefix(label) {
-                return q.trim().to_string();
-            }
+    // The loop's first message is `Question: …` then `Angle: …` on its own line. A
+    // question may span lines (a pasted bug report with its traceback): all of it is the
+    // question, up to the `Angle:` line.
+    for label in ["Question:", "question:", "Query:", "query:"] {
+        if let Some(at) = text.find(label) {
+            let rest = &text[at + label.len()..];
+            let end = rest.find("\nAngle:").unwrap_or(rest.len());
+            return rest[..end].trim().to_string();
         }
     }
-    text.lines().next().unwrap_or("").trim().to_string()
+    text.to_string()
 }
 
 /// The `code` operation for a symbol intent.
@@ -1555,6 +1579,14 @@ fn kind_matches(want: &str, got: &str) -> bool {
 /// real code over tests, vendored and generated code. What is left may still be several.
 fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
     let mut c: Vec<Hit> = candidates.to_vec();
+    // Package, module and file words: the candidates that match most of them, if any do.
+    if !sym.within.is_empty() {
+        let score = |h: &Hit| sym.within.iter().filter(|w| lives_in(h, w)).count();
+        let best = c.iter().map(score).max().unwrap_or(0);
+        if best > 0 {
+            c.retain(|h| score(h) == best);
+        }
+    }
     if let Some(q) = sym.qualifier() {
         let q = q.to_lowercase();
         let keep: Vec<Hit> = c
@@ -1570,11 +1602,21 @@ fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
         }
     }
     if let Some(k) = sym.kind {
-        let keep: Vec<Hit> = c
+        // The kind asked for exactly ("the standalone ReadFile function"), else a close
+        // one (a "class" that is a struct).
+        let exact: Vec<Hit> = c
             .iter()
-            .filter(|h| h.kind.as_deref().is_some_and(|g| kind_matches(k, g)))
+            .filter(|h| h.kind.as_deref() == Some(k))
             .cloned()
             .collect();
+        let keep: Vec<Hit> = if exact.is_empty() {
+            c.iter()
+                .filter(|h| h.kind.as_deref().is_some_and(|g| kind_matches(k, g)))
+                .cloned()
+                .collect()
+        } else {
+            exact
+        };
         if !keep.is_empty() {
             c = keep;
         }
@@ -1588,6 +1630,29 @@ fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
         c = primary;
     }
     c
+}
+
+/// Whether a place word of the question (`afero`, `mem`, `validate`, `text`) names where
+/// `h` lives: a segment of its package or module path, a directory, or its file's stem
+/// or a word of it (`text` in `text_formatter.go`).
+fn lives_in(h: &Hit, word: &str) -> bool {
+    let word = word.to_lowercase();
+    let owner_path = h
+        .qname
+        .as_deref()
+        .and_then(|q| h.name.as_deref().and_then(|n| q.strip_suffix(n)))
+        .unwrap_or("");
+    let in_qname = owner_path
+        .split(['/', '.'])
+        .any(|seg| seg.eq_ignore_ascii_case(&word));
+    let path = h.path.to_lowercase();
+    let mut segments: Vec<&str> = path.split('/').collect();
+    let file = segments.pop().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or(file);
+    in_qname
+        || segments.iter().any(|d| *d == word)
+        || stem.trim_start_matches('_') == word
+        || stem.split(['_', '-']).any(|w| w == word)
 }
 
 /// The definitions worth citing from a `find`: exact names first (a `find` may also list

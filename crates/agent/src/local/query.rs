@@ -68,18 +68,44 @@ impl Intent {
 /// A symbol as the question names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymbolRef {
-    /// The name, possibly qualified (`Planner.Plan`).
+    /// The name, possibly qualified by its owner type (`Planner.Plan`).
     pub name: String,
     /// A kind the question gave ("interface X", "the X class"), in the code tool's words.
     pub kind: Option<&'static str>,
+    /// Where the question says it lives: package, module, directory or file words ("the
+    /// File struct in afero's mem package" → `afero`, `mem`). They narrow candidates and
+    /// never empty them: a word that matches none is dropped.
+    pub within: Vec<String>,
 }
 
 impl SymbolRef {
+    /// A reference to `name`; a lower-case qualifier (`llm.Client`, `logrus.Formatter`,
+    /// `validate.Email`) names a package or module, so it becomes a `within` word instead
+    /// of part of the name.
     fn new(name: impl Into<String>, kind: Option<&'static str>) -> Self {
-        Self {
-            name: name.into(),
-            kind,
+        let name: String = name.into();
+        let (name, within) = match name.rsplit_once('.') {
+            Some((q, leaf))
+                if q.split('.').all(|seg| {
+                    seg.chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
+                }) =>
+            {
+                (leaf.to_string(), q.split('.').map(str::to_string).collect())
+            }
+            _ => (name, Vec::new()),
+        };
+        Self { name, kind, within }
+    }
+
+    /// The same reference with more `within` words.
+    fn within(mut self, words: Vec<String>) -> Self {
+        for w in words {
+            if !self.within.contains(&w) {
+                self.within.push(w);
+            }
         }
+        self
     }
 
     /// The last segment of a qualified name (`Plan` for `Planner.Plan`).
@@ -142,6 +168,7 @@ const OVERRIDES: Build = |s| {
     Intent::Definition(SymbolRef {
         name: s.leaf().to_string(),
         kind: None,
+        within: s.within,
     })
 };
 
@@ -313,12 +340,58 @@ fn classify(q: &str) -> Intent {
             }
         }
     }
-    // No frame: the whole question may be a bare symbol ("IssueStore", "`Plan`",
+    // No frame: a relation verb anywhere, followed by a name ("which classes subclass
+    // BaseTransport", "fields that inherit from Number").
+    if let Some(intent) = cue_intent(q) {
+        return intent;
+    }
+    // The whole question may be a bare symbol ("IssueStore", "`Plan`",
     // "interface IssueStore", "post_transaction").
     if let Some(sym) = slot_symbol(q, false) {
         return Intent::Definition(sym);
     }
     Intent::Concept
+}
+
+/// Verbs that ask for implementations or subclasses wherever they stand in a question.
+const IMPLEMENTS_VERBS: &[&str] = &[
+    "implement",
+    "implements",
+    "implementing",
+    "subclass",
+    "subclasses",
+    "subclassing",
+    "inherit",
+    "inherits",
+    "inheriting",
+    "extend",
+    "extends",
+    "extending",
+    "derive",
+    "derives",
+];
+
+/// A question no frame reads, whose relation verb is followed by the symbol.
+fn cue_intent(q: &str) -> Option<Intent> {
+    let words: Vec<&str> = q.split_whitespace().collect();
+    // A question, not a report that happens to say "when I subclass Schema".
+    if words.len() > 12 {
+        return None;
+    }
+    let at = words.iter().position(|w| {
+        let w = w.to_lowercase();
+        IMPLEMENTS_VERBS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric()))
+    })?;
+    let mut rest = &words[at + 1..];
+    while let Some(first) = rest.first()
+        && matches!(
+            first.to_lowercase().as_str(),
+            "from" | "of" | "directly" | "the"
+        )
+    {
+        rest = &rest[1..];
+    }
+    slot_symbol(&rest.join(" "), false).map(Intent::Implementations)
 }
 
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
@@ -372,42 +445,271 @@ fn is_filler(w: &str) -> bool {
     )
 }
 
+/// Words that say where a symbol lives rather than what it is ("the mem package").
+fn is_place_word(w: &str) -> bool {
+    matches!(
+        w,
+        "package"
+            | "packages"
+            | "pkg"
+            | "module"
+            | "modules"
+            | "library"
+            | "lib"
+            | "namespace"
+            | "file"
+            | "directory"
+            | "dir"
+            | "folder"
+            | "crate"
+    )
+}
+
+/// Words that ask for a free function rather than a method.
+fn is_standalone_word(w: &str) -> bool {
+    matches!(
+        w,
+        "standalone" | "toplevel" | "top-level" | "package-level" | "module-level" | "free"
+    )
+}
+
+/// The slot with its asides taken out: parenthesised text (`(marshmallow.validate)`,
+/// `(not the Logger method)`), a negated clause (`, not the method on Afero`) and a
+/// relative clause (`that CopyOnWriteFs and CacheOnReadFs share`). Returns the rest, the
+/// dotted or plain words of the asides that name a place, and whether an aside rules
+/// out methods.
+fn strip_asides(slot: &str) -> (String, Vec<String>, bool) {
+    let mut rest = String::new();
+    let mut places = Vec::new();
+    let mut not_method = false;
+    let mut depth = 0usize;
+    let mut aside = String::new();
+    let chars: Vec<char> = slot.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        // An aside opens after a space (not `(*Planner).Plan`, not a call `f()`).
+        let opens = c == '('
+            && (i == 0 || chars[i - 1].is_whitespace())
+            && chars.get(i + 1).is_some_and(|n| *n != '*' && *n != ')');
+        match c {
+            '(' if opens || depth > 0 => {
+                depth += 1;
+                if depth == 1 {
+                    aside.clear();
+                    continue;
+                }
+            }
+            ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    read_aside(&aside, &mut places, &mut not_method);
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        if depth > 0 {
+            aside.push(c);
+        } else {
+            rest.push(c);
+        }
+    }
+    // A negated clause: ", not the method on Afero", " but not the Logger method".
+    let lower = rest.to_lowercase();
+    for marker in [", not ", " but not ", " not the ", " (not "] {
+        if let Some(i) = lower.find(marker) {
+            read_aside(&rest[i..], &mut places, &mut not_method);
+            rest.truncate(i);
+            break;
+        }
+    }
+    // A relative clause after the name says what it does, not which it is.
+    let lower = rest.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if let Some(pos) = words
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, w)| matches!(**w, "that" | "which" | "who" | "whose"))
+        .map(|(i, _)| i)
+    {
+        rest = rest
+            .split_whitespace()
+            .take(pos)
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    (rest, places, not_method)
+}
+
+/// Reads one aside: a negation of methods, or dotted lower-case module paths.
+fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
+    let lower = aside.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.contains(&"not") {
+        if words.iter().any(|w| *w == "method" || *w == "methods") {
+            *not_method = true;
+        }
+        return;
+    }
+    for w in aside.split_whitespace() {
+        let w = w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        if !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_' || c == '.')
+        {
+            places.extend(w.split('.').filter(|s| !s.is_empty()).map(str::to_string));
+        }
+    }
+}
+
 /// Reads a slot as a symbol reference, or `None` when it is prose. `relaxed` accepts a
 /// single plain word ("who calls dispatch"); without it a plain word must look like an
 /// identifier.
+///
+/// Around the name a slot may say what the symbol is (a kind word, "standalone", "not the
+/// method"), whose member it is ("the send method of Client", "Planner's Plan") and where
+/// it lives ("in afero's mem package", "the logrus TextFormatter", "(marshmallow.validate)").
+/// Owners become part of the name; places become `within` words, which only narrow.
 fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
+    let (slot, mut places, not_method) = strip_asides(slot);
+    // A name with a few words around it, not a paragraph.
+    if slot.split_whitespace().count() > 8 {
+        return None;
+    }
     let mut kind = None;
+    let mut standalone = not_method;
+    // Words before the first preposition, and after it.
     let mut names: Vec<String> = Vec::new();
-    for raw in slot.split_whitespace() {
+    let mut after: Vec<String> = Vec::new();
+    let mut prep: Option<&'static str> = None;
+    let tokens: Vec<&str> = slot.split_whitespace().collect();
+    for (i, raw) in tokens.iter().enumerate() {
         let lower = raw.to_lowercase();
-        let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
-        if !raw.contains('`')
-            && let Some(k) = kind_word(bare)
-        {
-            kind = Some(k);
-            continue;
+        let bare = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        let backticked = raw.contains('`');
+        if !backticked {
+            if let Some(k) = kind_word(bare) {
+                kind = Some(k);
+                continue;
+            }
+            if is_standalone_word(bare) || (bare == "level" && i > 0) {
+                standalone = true;
+                continue;
+            }
+            if is_place_word(bare) && raw.chars().all(|c| !c.is_uppercase()) {
+                // "the mem package": the word before names a place.
+                let list = if prep.is_some() {
+                    &mut after
+                } else {
+                    &mut names
+                };
+                if let Some(prev) = list.pop() {
+                    places.push(prev.trim_end_matches("'s").to_lowercase());
+                }
+                continue;
+            }
+            if prep.is_none() && !names.is_empty() {
+                match bare {
+                    "of" | "on" | "for" => {
+                        prep = Some("of");
+                        continue;
+                    }
+                    "in" | "from" | "inside" | "within" | "under" => {
+                        prep = Some("in");
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            if is_filler(bare) {
+                continue;
+            }
         }
-        if !raw.contains('`') && is_filler(bare) {
-            continue;
-        }
-        names.push(raw.to_string());
+        let list = if prep.is_some() {
+            &mut after
+        } else {
+            &mut names
+        };
+        list.push(raw.to_string());
     }
-    // "Planner's Plan method" → Planner.Plan
+    if standalone && matches!(kind, None | Some("function")) {
+        kind = Some("function");
+    }
+    // What follows the preposition: a type that owns the member, or places.
+    if after.len() > 3 {
+        return None;
+    }
+    let mut owner: Option<String> = None;
+    for w in after {
+        let possessive = w.ends_with("'s");
+        let w = w.trim_end_matches("'s");
+        let Some(id) = clean_ident(w) else { continue };
+        // An owner reads as a type name ("of Client", "on Afero"); plain words are places.
+        let ownerish = is_identifier_like(&id) && id.chars().next().is_some_and(char::is_uppercase);
+        if owner.is_none() && ownerish && !possessive && kind != Some("function") {
+            owner = Some(id);
+        } else {
+            places.push(id.to_lowercase());
+        }
+    }
+    // "Planner's Plan method" → Planner.Plan; "afero's Fs" → afero is a place.
     if names.len() == 2
-        && let Some(owner) = names[0].strip_suffix("'s")
+        && let Some(first) = names[0].strip_suffix("'s")
     {
-        let owner = clean_ident(owner)?;
+        let first = clean_ident(first)?;
         let member = clean_ident(&names[1])?;
-        return Some(SymbolRef::new(format!("{owner}.{member}"), kind));
+        if first.chars().next().is_some_and(char::is_uppercase) {
+            return Some(SymbolRef::new(format!("{first}.{member}"), kind).within(places));
+        }
+        places.push(first.to_lowercase());
+        names.remove(0);
     }
-    // "the llm Client interface" → llm.Client (a package, then a type)
-    if names.len() == 2
-        && kind.is_some()
-        && names[0].chars().all(|c| c.is_ascii_lowercase())
-        && let Some(member) = clean_ident(&names[1])
-        && is_identifier_like(&member)
-    {
-        return Some(SymbolRef::new(format!("{}.{member}", names[0]), kind));
+    // Several words: one identifier is the name; plain lower-case words before it are
+    // places ("the llm Client interface"), after it descriptions ("the Nested field").
+    if names.len() > 1 {
+        let idents: Vec<usize> = names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| {
+                n.contains('`') || clean_ident(n).is_some_and(|c| is_identifier_like(&c))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let [at] = idents.as_slice() else {
+            return None;
+        };
+        // At most one word on either side, and the name must read as a name, not an
+        // acronym of the prose ("the database URL configured" is a concept question).
+        let subject = clean_ident(&names[*at]).unwrap_or_default();
+        let acronym = !subject.contains('_') && !subject.chars().any(char::is_lowercase);
+        let after_word = names.get(*at + 1).map(|w| w.to_lowercase());
+        if names.len() > 3
+            || *at > 1
+            || names.len() - *at > 2
+            || (acronym && !names[*at].contains('`'))
+            || after_word.is_some_and(|w| w.ends_with("ed") || w.ends_with("ing"))
+        {
+            return None;
+        }
+        for (i, n) in names.iter().enumerate() {
+            let plain = clean_ident(n.trim_end_matches("'s"))?;
+            if !plain
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
+            {
+                if i != *at {
+                    return None;
+                }
+                continue;
+            }
+            if i < *at {
+                places.push(plain);
+            }
+        }
+        names = vec![names[*at].clone()];
     }
     if names.len() != 1 {
         return None;
@@ -416,18 +718,21 @@ fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
     let backticked = token.starts_with('`');
     let ident = clean_ident(token)?;
     let looks = backticked || is_identifier_like(&ident);
-    if looks || (relaxed && ident.chars().all(|c| c.is_alphanumeric() || c == '_')) {
-        // A relaxed slot still refuses stop words ("who calls it").
-        if !looks && text::is_stopword(&ident.to_lowercase()) {
-            return None;
-        }
-        return Some(SymbolRef::new(ident, kind));
+    let plain = ident.chars().all(|c| c.is_alphanumeric() || c == '_');
+    // A plain lower-case word is a symbol in a relaxed slot ("who calls dispatch"), or
+    // with a kind hint ("function dispatch") or an owner ("the send method of Client").
+    let hinted = kind.is_some() || owner.is_some();
+    let accepted = looks || (plain && (relaxed || hinted));
+    // A relaxed slot still refuses stop words ("who calls it"), unless a kind or owner
+    // says it is a name ("the Code type").
+    if !accepted || (!looks && !hinted && text::is_stopword(&ident.to_lowercase())) {
+        return None;
     }
-    // A plain lower-case word with a kind hint is a symbol too ("function dispatch").
-    if kind.is_some() && ident.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        return Some(SymbolRef::new(ident, kind));
-    }
-    None
+    let name = match owner {
+        Some(o) => format!("{o}.{ident}"),
+        None => ident,
+    };
+    Some(SymbolRef::new(name, kind).within(places))
 }
 
 /// Strips backticks, call parentheses, receiver syntax and trailing punctuation from a
@@ -658,7 +963,7 @@ mod tests {
     fn package_qualified_types() {
         assert_eq!(
             parse("what implements the llm Client interface").intent,
-            Intent::Implementations(kinded("llm.Client", "interface"))
+            Intent::Implementations(placed("Client", Some("interface"), &["llm"]))
         );
     }
 
@@ -785,5 +1090,102 @@ mod tests {
         assert_eq!(s.leaf(), "Plan");
         assert_eq!(s.qualifier(), Some("Planner"));
         assert_eq!(sym("Plan").qualifier(), None);
+    }
+
+    fn placed(name: &str, kind: Option<&'static str>, within: &[&str]) -> SymbolRef {
+        SymbolRef {
+            name: name.to_string(),
+            kind,
+            within: within.iter().map(|w| w.to_string()).collect(),
+        }
+    }
+
+    /// The words around a name: whose member it is, where it lives, what it is. Owners
+    /// join the name; places narrow; descriptions and asides are dropped.
+    #[test]
+    fn owners_places_and_asides() {
+        let cases: &[(&str, Intent)] = &[
+            (
+                "the send method of Client",
+                Intent::Definition(placed("Client.send", Some("method"), &[])),
+            ),
+            (
+                "who calls the Exit method of Logger",
+                Intent::Callers(placed("Logger.Exit", Some("method"), &[])),
+            ),
+            (
+                "the File struct in afero's mem package",
+                Intent::Definition(placed("File", Some("struct"), &["mem", "afero"])),
+            ),
+            (
+                "the TextFormatter struct in logrus",
+                Intent::Definition(placed("TextFormatter", Some("struct"), &["logrus"])),
+            ),
+            (
+                "which types implement the afero Fs interface",
+                Intent::Implementations(placed("Fs", Some("interface"), &["afero"])),
+            ),
+            (
+                "what implements logrus.Formatter",
+                Intent::Implementations(placed("Formatter", None, &["logrus"])),
+            ),
+            (
+                "where's the Email validator class (marshmallow.validate)",
+                Intent::Definition(placed("Email", Some("class"), &["marshmallow", "validate"])),
+            ),
+            (
+                "the standalone ReadFile function, not the method on Afero",
+                Intent::Definition(placed("ReadFile", Some("function"), &[])),
+            ),
+            (
+                "the standalone SetBufferPool function (not the Logger method)",
+                Intent::Definition(placed("SetBufferPool", Some("function"), &[])),
+            ),
+            (
+                "the package level copyToLayer function that CopyOnWriteFs and CacheOnReadFs share",
+                Intent::Definition(placed("copyToLayer", Some("function"), &[])),
+            ),
+            (
+                "what methods does the Nested field have",
+                Intent::Methods(placed("Nested", None, &[])),
+            ),
+            (
+                "what calls appendValue in the text formatter",
+                Intent::Callers(placed("appendValue", None, &["text", "formatter"])),
+            ),
+            (
+                "where is the Code type defined",
+                Intent::Definition(placed("Code", Some("type"), &[])),
+            ),
+            (
+                "where is (*Planner).Plan defined",
+                Intent::Definition(placed("Planner.Plan", None, &[])),
+            ),
+        ];
+        for (q, want) in cases {
+            assert_eq!(&parse(q).intent, want, "{q}");
+        }
+    }
+
+    /// A relation verb anywhere reads the name after it; prose stays prose.
+    #[test]
+    fn relation_verbs_without_a_frame() {
+        for (q, name) in [
+            ("which classes subclass BaseTransport", "BaseTransport"),
+            ("what auth classes inherit from Auth", "Auth"),
+            ("fields that inherit from Number", "Number"),
+        ] {
+            let Intent::Implementations(s) = parse(q).intent else {
+                panic!("{q}")
+            };
+            assert_eq!(s.name, name, "{q}");
+        }
+        for q in [
+            "where is the idempotency of postings handled",
+            "where is the database URL configured",
+            "Incorrect plural for seconds in Russian (locale: ru_RU) when I subclass Locale and extend it with many more words",
+        ] {
+            assert_eq!(parse(q).intent, Intent::Concept, "{q}");
+        }
     }
 }
