@@ -55,8 +55,8 @@ impl ToolOutput {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ToolDetail {
-    /// The `code` tool's answer.
-    Code(CodeAnswer),
+    /// The `code` tool's answer (boxed: it is large next to the text it travels with).
+    Code(Box<CodeAnswer>),
 }
 
 impl ToolDetail {

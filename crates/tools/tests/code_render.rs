@@ -4,6 +4,8 @@
 //! behind the text is pinned too, and checked against it: every place the text shows is a
 //! place the value holds.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use explore_tools::code::{CodeTool, IndexOptions};

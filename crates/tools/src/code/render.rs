@@ -41,7 +41,7 @@ pub fn output(answer: CodeAnswer) -> Result<ToolOutput, ToolError> {
         }
     };
     let text = out.lines.join("\n");
-    let detail = ToolDetail::Code(answer);
+    let detail = ToolDetail::Code(Box::new(answer));
     match error {
         None => Ok(ToolOutput {
             text,

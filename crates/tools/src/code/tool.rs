@@ -456,22 +456,22 @@ fn relation(
 }
 
 fn trace(store: &dyn GraphStore, q: &SymbolQuery, to: &str) -> CodeAnswer {
-    let ends = |q: &SymbolQuery| -> Result<Vec<Match>, CodeAnswer> {
+    let ends = |q: &SymbolQuery| -> Result<Vec<Match>, Box<CodeAnswer>> {
         match query::resolve(store, q, Role::Callable) {
             Resolution::One { symbol, .. } => Ok(vec![symbol]),
             Resolution::Ambiguous(c) => Ok(c),
-            other => Err(unresolved(Operation::Trace, q, other)),
+            other => Err(Box::new(unresolved(Operation::Trace, q, other))),
         }
     };
     let from = match ends(q) {
         Ok(v) => v,
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
     };
     // The target is resolved without the start's filters.
     let tq = SymbolQuery::new(to.trim());
     let targets = match ends(&tq) {
         Ok(v) => v,
-        Err(answer) => return answer,
+        Err(answer) => return *answer,
     };
     let ids = |m: &[Match]| m.iter().map(|m| m.id).collect::<Vec<SymbolId>>();
     let Some(steps) = query::trace(store, &ids(&from), &ids(&targets)) else {
