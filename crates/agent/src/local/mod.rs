@@ -1637,6 +1637,15 @@ fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
 /// or a word of it (`text` in `text_formatter.go`).
 fn lives_in(h: &Hit, word: &str) -> bool {
     let word = word.to_lowercase();
+    if word.contains('/') || word.contains('.') {
+        // A path the question gave: a suffix of the file's path, or a directory of it.
+        let path = h.path.to_lowercase();
+        let word = word.trim_start_matches("./").trim_end_matches('/');
+        return path == word
+            || path.ends_with(&format!("/{word}"))
+            || path.starts_with(&format!("{word}/"))
+            || path.contains(&format!("/{word}/"));
+    }
     let owner_path = h
         .qname
         .as_deref()
@@ -1659,21 +1668,19 @@ fn lives_in(h: &Hit, word: &str) -> bool {
 /// partial matches), narrowed as for an ambiguous name.
 fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
     let leaf = sym.leaf();
+    let whole = |h: &Hit| h.name.as_deref() == Some(sym.name.as_str());
     let exact: Vec<Hit> = hits
         .iter()
-        .filter(|h| {
-            h.name
-                .as_deref()
-                .is_some_and(|n| n == sym.name || n.rsplit('.').next() == Some(leaf))
-        })
+        .filter(|h| whole(h) || h.name.as_deref().and_then(|n| n.rsplit('.').next()) == Some(leaf))
         .cloned()
         .collect();
     let pool = if exact.is_empty() { hits } else { exact };
     let mut chosen = narrow(sym, &pool);
     chosen.iter_mut().for_each(|h| h.section = None);
-    // A method defined in the file named after its type (`LedgerService.post_transaction`
-    // in `ledger_service.py`, `Planner.Plan` in `planner.go`) is the primary definition;
-    // overrides elsewhere come after it.
+    // The name as written comes first ("Code": the type before the method `Error.Code`);
+    // then a method defined in the file named after its type (`LedgerService.
+    // post_transaction` in `ledger_service.py`, `Planner.Plan` in `planner.go`), the
+    // primary definition, before overrides elsewhere.
     chosen.sort_by_key(|h| {
         let owner = h
             .name
@@ -1687,7 +1694,7 @@ fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
             .and_then(|f| f.split('.').next())
             .unwrap_or("")
             .to_lowercase();
-        u8::from(owner.is_none_or(|o| o != stem))
+        (!whole(h), owner.is_none_or(|o| o != stem))
     });
     chosen
 }

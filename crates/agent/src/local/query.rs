@@ -320,8 +320,10 @@ fn classify(q: &str) -> Intent {
             {
                 let a = &q[prefix.len()..prefix.len() + pos];
                 let b = &q[prefix.len() + pos + middle.len()..];
-                if let (Some(from), Some(to)) = (slot_symbol(a, *relaxed), slot_symbol(b, *relaxed))
-                {
+                if let (Some(from), Some(to)) = (
+                    slot_symbol(a, *relaxed, !prefix.is_empty()),
+                    slot_symbol(b, *relaxed, true),
+                ) {
                     return Intent::Trace { from, to };
                 }
             }
@@ -334,7 +336,7 @@ fn classify(q: &str) -> Intent {
                 let slot = &q[prefix.len()..prefix.len() + mid.len()];
                 // Prose in the slot ("who calls the payment code") makes it a concept
                 // question unless a later frame reads it better.
-                if let Some(sym) = slot_symbol(slot, *relaxed) {
+                if let Some(sym) = slot_symbol(slot, *relaxed, !prefix.is_empty()) {
                     return build(sym);
                 }
             }
@@ -347,7 +349,7 @@ fn classify(q: &str) -> Intent {
     }
     // The whole question may be a bare symbol ("IssueStore", "`Plan`",
     // "interface IssueStore", "post_transaction").
-    if let Some(sym) = slot_symbol(q, false) {
+    if let Some(sym) = slot_symbol(q, false, false) {
         return Intent::Definition(sym);
     }
     Intent::Concept
@@ -391,7 +393,7 @@ fn cue_intent(q: &str) -> Option<Intent> {
     {
         rest = &rest[1..];
     }
-    slot_symbol(&rest.join(" "), false).map(Intent::Implementations)
+    slot_symbol(&rest.join(" "), false, true).map(Intent::Implementations)
 }
 
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
@@ -463,6 +465,18 @@ fn is_place_word(w: &str) -> bool {
             | "folder"
             | "crate"
     )
+}
+
+/// A token that names a file or directory: it has a `/`, or ends in a source file's
+/// extension (`storage/sql.py`, `memmap.go`).
+fn is_path_like(token: &str) -> bool {
+    let t = token.trim_matches(|c: char| c == '`' || c == ',' || c == '"');
+    let source_ext = [
+        ".py", ".go", ".rs", ".ts", ".tsx", ".js", ".java", ".rb", ".c", ".h",
+    ]
+    .iter()
+    .any(|e| t.ends_with(e) && t.len() > e.len());
+    (t.contains('/') && !t.starts_with("http")) || source_ext
 }
 
 /// Words that ask for a free function rather than a method.
@@ -567,14 +581,18 @@ fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
 
 /// Reads a slot as a symbol reference, or `None` when it is prose. `relaxed` accepts a
 /// single plain word ("who calls dispatch"); without it a plain word must look like an
-/// identifier.
+/// identifier. `mid` says the slot does not start the question, where a capital letter
+/// marks a name even on a common word ("where is Code defined", "find Do").
 ///
 /// Around the name a slot may say what the symbol is (a kind word, "standalone", "not the
 /// method"), whose member it is ("the send method of Client", "Planner's Plan") and where
 /// it lives ("in afero's mem package", "the logrus TextFormatter", "(marshmallow.validate)").
 /// Owners become part of the name; places become `within` words, which only narrow.
-fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
+fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     let (slot, mut places, not_method) = strip_asides(slot);
+    // A place said as such ("in package errs", "storage/sql.py", "(marshmallow.validate)")
+    // marks the word before it as a name.
+    let mut named_place = !places.is_empty();
     // A name with a few words around it, not a paragraph.
     if slot.split_whitespace().count() > 8 {
         return None;
@@ -590,6 +608,15 @@ fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
         let lower = raw.to_lowercase();
         let bare = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
         let backticked = raw.contains('`');
+        if is_path_like(raw) {
+            // "in storage/sql.py": a file or directory the symbol lives in.
+            places.push(
+                raw.trim_matches(|c: char| c == '`' || c == ',')
+                    .to_lowercase(),
+            );
+            named_place = true;
+            continue;
+        }
         if !backticked {
             if let Some(k) = kind_word(bare) {
                 kind = Some(k);
@@ -600,6 +627,7 @@ fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
                 continue;
             }
             if is_place_word(bare) && raw.chars().all(|c| !c.is_uppercase()) {
+                named_place = true;
                 // "the mem package": the word before names a place.
                 let list = if prep.is_some() {
                     &mut after
@@ -674,7 +702,12 @@ fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
             .iter()
             .enumerate()
             .filter(|(_, n)| {
-                n.contains('`') || clean_ident(n).is_some_and(|c| is_identifier_like(&c))
+                let opens = !mid && tokens.first().is_some_and(|t| t == *n);
+                n.contains('`')
+                    || clean_ident(n).is_some_and(|c| {
+                        is_identifier_like(&c)
+                            || (!opens && c.len() > 1 && c.starts_with(char::is_uppercase))
+                    })
             })
             .map(|(i, _)| i)
             .collect();
@@ -717,11 +750,13 @@ fn slot_symbol(slot: &str, relaxed: bool) -> Option<SymbolRef> {
     let token = &names[0];
     let backticked = token.starts_with('`');
     let ident = clean_ident(token)?;
-    let looks = backticked || is_identifier_like(&ident);
+    let opens = !mid && tokens.first().is_some_and(|t| t == token);
+    let capital = ident.chars().next().is_some_and(char::is_uppercase) && ident.len() > 1;
+    let looks = backticked || is_identifier_like(&ident) || (capital && !opens);
     let plain = ident.chars().all(|c| c.is_alphanumeric() || c == '_');
     // A plain lower-case word is a symbol in a relaxed slot ("who calls dispatch"), or
     // with a kind hint ("function dispatch") or an owner ("the send method of Client").
-    let hinted = kind.is_some() || owner.is_some();
+    let hinted = kind.is_some() || owner.is_some() || named_place;
     let accepted = looks || (plain && (relaxed || hinted));
     // A relaxed slot still refuses stop words ("who calls it"), unless a kind or owner
     // says it is a name ("the Code type").
@@ -1156,6 +1191,10 @@ mod tests {
             (
                 "where is the Code type defined",
                 Intent::Definition(placed("Code", Some("type"), &[])),
+            ),
+            (
+                "where is the Config dataclass in storage/sql.py defined",
+                Intent::Definition(placed("Config", None, &["storage/sql.py"])),
             ),
             (
                 "where is (*Planner).Plan defined",

@@ -1,0 +1,181 @@
+//! Metamorphic tests: a definition asked eight ways gets one answer.
+//!
+//! For every definition case of the fixture suites (`evals/suites/*.toml`), the symbol is
+//! asked for again in other words a user would use — its package or owner beside it, its
+//! kind, backticks, a bare `find`, a possessive, a place, a typo in a surrounding word —
+//! and the first file and line must be the case's expected ones every time. A rule that
+//! only works for the suite's own phrasing fails here.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use explore_agent::event::NullSink;
+use explore_agent::local::LocalPolicy;
+use explore_agent::{ExploreResult, RunConfig, explore};
+use explore_tools::code::IndexOptions;
+use explore_tools::{Registry, RegistryOptions, RepoRoot};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn registry(fixture: &str) -> Registry {
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    Registry::new(
+        RepoRoot::new(root().join("evals/fixtures").join(fixture)).unwrap(),
+        options,
+    )
+}
+
+async fn ask(registry: &Registry, question: &str) -> ExploreResult {
+    let mut policy = LocalPolicy::new(registry.clone());
+    explore(registry, &mut policy, &RunConfig::new(question), &NullSink)
+        .await
+        .unwrap()
+}
+
+/// The first file and its first line.
+fn first(r: &ExploreResult) -> Option<(String, u32)> {
+    let f = r.relevant_files.first()?;
+    Some((f.path.clone(), f.locations.first()?.line))
+}
+
+/// What a definition case expects: the file, the line and the symbol found there.
+struct Expected {
+    query: String,
+    path: String,
+    line: u32,
+}
+
+fn definition_cases(suite: &str) -> Vec<Expected> {
+    let text = std::fs::read_to_string(root().join("evals/suites").join(suite)).unwrap();
+    let doc: toml::Value = toml::from_str(&text).unwrap();
+    let mut out = Vec::new();
+    for case in doc["case"].as_array().unwrap() {
+        if case["kind"].as_str() != Some("definition") {
+            continue;
+        }
+        let Some(at) = case
+            .get("locations")
+            .and_then(|l| l.as_array())
+            .and_then(|l| l.first())
+            .and_then(|l| l.as_str().or_else(|| l.get("at").and_then(|a| a.as_str())))
+        else {
+            continue;
+        };
+        let (path, line) = at.rsplit_once(':').unwrap();
+        out.push(Expected {
+            query: case["query"].as_str().unwrap().to_string(),
+            path: path.to_string(),
+            line: line.parse().unwrap(),
+        });
+    }
+    out
+}
+
+/// The phrasings of one symbol: `leaf` its name, `owner` its type for a method, `kind` its
+/// kind, `place` its package (Go directory) or module (Python file stem).
+fn phrasings(leaf: &str, owner: Option<&str>, kind: &str, place: &str) -> Vec<String> {
+    match owner {
+        Some(o) => vec![
+            format!("where is {o}.{leaf} defined"),
+            format!("the {leaf} method of {o}"),
+            format!("{o}'s {leaf} method"),
+            format!("find {o}.{leaf}"),
+            format!("where is `{o}.{leaf}` defined"),
+            format!("show me the definition of {o}.{leaf}"),
+            format!("the {leaf} method of {o} in {place}"),
+            format!("wher is {o}.{leaf} defined"),
+        ],
+        None => {
+            let mut v = vec![
+                format!("where is {leaf} defined"),
+                format!("the {leaf} {kind}"),
+                format!("{place}.{leaf}"),
+                format!("{place}'s {leaf}"),
+                format!("{leaf} in package {place}"),
+                format!("find {leaf}"),
+                format!("where is `{leaf}` defined"),
+                format!("show me the definition of {leaf}"),
+                format!("wher is {leaf} defined"),
+            ];
+            if kind == "function" {
+                v.push(format!("the standalone {leaf} function"));
+            }
+            v
+        }
+    }
+}
+
+async fn check(fixture: &str, suite: &str) -> (usize, Vec<String>) {
+    let registry = registry(fixture);
+    let mut asked = 0;
+    let mut misses = Vec::new();
+    for case in definition_cases(suite) {
+        let canonical = ask(&registry, &case.query).await;
+        let Some(loc) = canonical
+            .relevant_files
+            .first()
+            .filter(|f| f.path == case.path)
+            .and_then(|f| f.locations.first().cloned())
+        else {
+            continue; // the suite's own phrasing fails: the eval gate reports it
+        };
+        if loc.line.abs_diff(case.line) > 2 {
+            continue;
+        }
+        let Some(symbol) = loc.symbol.clone() else {
+            continue;
+        };
+        let kind = loc.kind.clone().unwrap_or_else(|| "symbol".into());
+        let (owner, leaf) = match symbol.rsplit_once('.') {
+            Some((o, l)) => (Some(o.to_string()), l.to_string()),
+            None => (None, symbol.clone()),
+        };
+        let file = case.path.rsplit('/').next().unwrap();
+        let place = if case.path.ends_with(".go") {
+            case.path.rsplit('/').nth(1).unwrap_or(file).to_string()
+        } else {
+            file.split('.').next().unwrap().to_string()
+        };
+        for q in phrasings(&leaf, owner.as_deref(), &kind, &place) {
+            asked += 1;
+            let got = first(&ask(&registry, &q).await);
+            if got.as_ref().map(|(p, l)| (p.as_str(), *l)) != Some((case.path.as_str(), loc.line)) {
+                misses.push(format!("{q:?}: {got:?}, want {}:{}", case.path, loc.line));
+            }
+        }
+    }
+    (asked, misses)
+}
+
+#[tokio::test]
+async fn relay_definitions_asked_eight_ways() {
+    let (asked, misses) = check("relay", "relay.toml").await;
+    assert!(asked >= 80, "only {asked} phrasings");
+    assert!(
+        misses.is_empty(),
+        "{} of {asked}:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn ledger_definitions_asked_eight_ways() {
+    let (asked, misses) = check("ledger", "ledger.toml").await;
+    assert!(asked >= 80, "only {asked} phrasings");
+    assert!(
+        misses.is_empty(),
+        "{} of {asked}:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+}
