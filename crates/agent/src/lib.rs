@@ -23,5 +23,5 @@ pub use result::{
     Dependency, ExploreResult, ExternalRef, Location, Metadata, Pattern, RelevantFile, Role,
     StopReason, Usage,
 };
-pub use run::{RunConfig, RunError, explore};
+pub use run::{DEFAULT_BUDGET, RunConfig, RunError, explore};
 pub use specs::tool_specs;

@@ -33,7 +33,8 @@ use crate::result::{
 };
 use crate::specs::{self, SUBMIT, SubmitArgs};
 
-/// The default token budget of a run (spec 000's bar for an average exploration).
+/// The default token budget of a run (spec 000's bar for an average exploration). The
+/// CLI's default and an eval case's default are this constant, so they cannot drift.
 pub const DEFAULT_BUDGET: u64 = 60_000;
 /// The default turn limit.
 pub const DEFAULT_MAX_TURNS: u32 = 12;

@@ -15,12 +15,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use explore_agent::DEFAULT_BUDGET;
 use serde::Deserialize;
 
 use crate::cli::{AskArgs, Engine, StoreKind};
 
-/// The budget when nothing sets one (contract section 1).
-pub const DEFAULT_BUDGET: u64 = 60_000;
 /// The angle when nothing sets one (spec 004).
 pub const DEFAULT_ANGLE: &str = "general";
 /// The endpoint used when only an API key is configured.

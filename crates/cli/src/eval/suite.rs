@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use explore_agent::DEFAULT_BUDGET;
 use serde::Deserialize;
 
 /// Default rank within which an expected file must appear when a case does not say.
@@ -18,8 +19,6 @@ pub const DEFAULT_RANK: usize = 5;
 pub const DEFAULT_TOLERANCE: u32 = 2;
 /// Default number of returned lines over which line recall is measured.
 pub const DEFAULT_LINE_BUDGET: u32 = 200;
-/// Default token budget of one case (the main command's default).
-pub const DEFAULT_BUDGET: u64 = 60_000;
 
 /// A malformed suite: which file, which case, which field, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
