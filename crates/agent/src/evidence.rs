@@ -228,7 +228,7 @@ fn fallback_file(path: &str, f: &FileEvidence) -> RelevantFile {
     }));
     locations.truncate(5);
     let type_kinds = ["interface", "struct", "class", "type"];
-    let role = if is_test_path(path) {
+    let role = if explore_tools::paths::classify(path).test {
         Role::TestTarget
     } else if f
         .points
@@ -273,15 +273,6 @@ fn shown_ranges(ranges: &[(u32, u32)]) -> String {
         .map(|(a, b)| format!("lines {a}-{b}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// True for paths that look like tests in Go or Python.
-pub fn is_test_path(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.ends_with("_test.go")
-        || name.starts_with("test_")
-        || name.ends_with("_test.py")
-        || path.split('/').any(|c| c == "tests" || c == "test")
 }
 
 fn covered(ranges: &[(u32, u32)], line: u32, end: u32) -> bool {

@@ -13,6 +13,7 @@ pub mod bash;
 pub mod code;
 pub mod error;
 pub mod overview;
+pub mod paths;
 pub mod read;
 pub mod registry;
 pub mod root;

@@ -1,32 +1,13 @@
-//! What a path is (test, vendored, generated, configuration, entry point, API surface) and
-//! what role a file plays in an answer.
+//! What role a file plays in an answer, and how much a path class counts in ranking.
 //!
-//! The classes come from path conventions alone, so they cost nothing to compute for every
-//! file of a large repository. They drive two things: ranking (real code first; tests,
-//! vendored and generated code discounted) and spec 004's roles.
+//! The classes themselves (test, vendored, generated, sample, configuration, entry point,
+//! API surface) are path conventions shared with the code index, so they live in
+//! [`explore_tools::paths`]; this module is the engine's reading of them: a ranking
+//! discount per class and the question's focus, and spec 004's roles.
+
+pub use explore_tools::paths::{PathClass, classify};
 
 use crate::result::Role;
-
-/// What a path's conventions say about the file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PathClass {
-    /// A test file or test helper (`_test.go`, `test_*.py`, `tests/`, `conftest.py`).
-    pub test: bool,
-    /// Third-party code kept in the repository (`vendor/`, `_vendor/`, `third_party/`).
-    pub vendored: bool,
-    /// Generated code (`.pb.go`, `_pb2.py`, `_pb2_grpc.py`, `.gen.go`, `_generated`).
-    pub generated: bool,
-    /// Sample code beside the product: fixtures, examples, benchmarks, documentation
-    /// (`fixtures/`, `examples/`, `benches/`, `docs/`). A question about the product is not
-    /// answered from its example app because the example matches the words.
-    pub sample: bool,
-    /// Configuration (`config/`, `config.go`, `settings.py`, `*.toml`, `*.yaml`, …).
-    pub config: bool,
-    /// A program's entry point (`main.go`, `cmd/`, `__main__.py`, `cli.py`).
-    pub entry: bool,
-    /// At an API surface: HTTP handlers, routes, webhook endpoints.
-    pub surface: bool,
-}
 
 /// What kind of file a concept question is after, from its words.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -58,12 +39,18 @@ impl Focus {
     }
 }
 
-impl PathClass {
+/// How much a path class counts in ranking. A trait because [`PathClass`] is the tools
+/// crate's; the discounts are the engine's policy, not a path convention.
+pub trait Discount {
     /// The factor a file's lexical score is multiplied by: first-party code counts in
     /// full, tests half (unless the question is about tests), vendored and generated code
     /// a fifth; entry points count triple for a question about entry points, configuration
     /// double for one about configuration.
-    pub fn discount(&self, focus: Focus) -> f64 {
+    fn discount(&self, focus: Focus) -> f64;
+}
+
+impl Discount for PathClass {
+    fn discount(&self, focus: Focus) -> f64 {
         let mut d = 1.0;
         if self.test && !focus.tests {
             d *= 0.5;
@@ -81,95 +68,6 @@ impl PathClass {
             d *= 2.0;
         }
         d
-    }
-
-    /// True for code that answers should cite last: tests, vendored, generated.
-    pub fn secondary(&self) -> bool {
-        self.test || self.vendored || self.generated || self.sample
-    }
-}
-
-/// Classifies a repo-relative path.
-pub fn classify(path: &str) -> PathClass {
-    let lower = path.to_lowercase();
-    let segments: Vec<&str> = lower.split('/').collect();
-    let file = segments.last().copied().unwrap_or("");
-    let dirs = &segments[..segments.len().saturating_sub(1)];
-    let in_dir = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
-    let test = file.ends_with("_test.go")
-        || (file.starts_with("test_") && file.ends_with(".py"))
-        || file.ends_with("_test.py")
-        || file == "conftest.py"
-        || file.ends_with(".test.ts")
-        || file.ends_with(".spec.ts")
-        || in_dir(&[
-            "tests",
-            "test",
-            "testdata",
-            "__tests__",
-            "testutil",
-            "testing",
-        ]);
-    let vendored = in_dir(&[
-        "vendor",
-        "_vendor",
-        "third_party",
-        "node_modules",
-        "vendored",
-    ]);
-    let generated = file.ends_with(".pb.go")
-        || file.ends_with("_pb2.py")
-        || file.ends_with("_pb2_grpc.py")
-        || file.ends_with(".gen.go")
-        || file.ends_with("_gen.go")
-        || file.contains("_generated")
-        || in_dir(&["generated"]);
-    let config = in_dir(&["config", "configs", "settings"])
-        || matches!(
-            file,
-            "config.go"
-                | "config.py"
-                | "settings.py"
-                | "conf.py"
-                | "pyproject.toml"
-                | "setup.cfg"
-                | "go.mod"
-                | "cargo.toml"
-                | "makefile"
-                | ".env.example"
-                | ".env.sample"
-                | ".env.template"
-        )
-        || [".toml", ".yaml", ".yml", ".ini", ".cfg"]
-            .iter()
-            .any(|e| file.ends_with(e));
-    let entry = matches!(
-        file,
-        "main.go" | "__main__.py" | "cli.py" | "main.py" | "main.rs"
-    ) || in_dir(&["cmd", "bin"]);
-    let surface = in_dir(&[
-        "api", "httpapi", "handlers", "routes", "webhook", "webhooks", "http", "server", "admin",
-    ]) || file.starts_with("handler")
-        || file.starts_with("routes")
-        || file.starts_with("routing");
-    let sample = in_dir(&[
-        "fixtures",
-        "fixture",
-        "examples",
-        "example",
-        "samples",
-        "benches",
-        "benchmarks",
-        "docs",
-    ]);
-    PathClass {
-        test,
-        vendored,
-        generated,
-        sample,
-        config,
-        entry,
-        surface,
     }
 }
 
@@ -254,28 +152,6 @@ pub fn role(path: &str, relation: Relation, kind: Option<&str>) -> Role {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn classes_of_fixture_paths() {
-        let t = classify("internal/brain/planner_test.go");
-        assert!(t.test && !t.vendored && !t.generated);
-        assert!(classify("tests/conftest.py").test);
-        assert!(classify("tests/test_webhooks.py").test);
-        assert!(classify("internal/testutil/issues.go").test);
-        assert!(classify("vendor/github.com/acme/uuid/uuid.go").vendored);
-        assert!(classify("src/ledger/_vendor/simplejson_lite/encoder.py").vendored);
-        assert!(classify("internal/gen/issue.pb.go").generated);
-        assert!(classify("src/ledger/proto/ledger_pb2.py").generated);
-        assert!(classify("src/ledger/proto/ledger_pb2_grpc.py").generated);
-        assert!(classify("internal/config/config.go").config);
-        assert!(classify("src/ledger/config.py").config);
-        assert!(classify("pyproject.toml").config);
-        assert!(classify("cmd/server/main.go").entry);
-        assert!(classify("src/ledger/cli.py").entry);
-        assert!(classify("internal/webhook/handler.go").surface);
-        assert!(classify("src/ledger/api/routing.py").surface);
-        assert_eq!(classify("internal/model/issue.go"), PathClass::default());
-    }
 
     #[test]
     fn discounts() {

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::classify::{self, Focus, PathClass};
+use super::classify::{self, Discount, Focus, PathClass};
 use super::text;
 
 /// One symbol, as the code graph reports it.
@@ -375,7 +375,7 @@ impl LexIndex {
 
     /// Ranks files for the question terms. `content` gives the term counts of a file's
     /// text for the shortlist (return `None` to skip a file's content). `focus` says which
-    /// path classes the question is after (see [`PathClass::discount`]).
+    /// path classes the question is after (see [`Discount::discount`]).
     pub fn rank(
         &self,
         terms: &[String],

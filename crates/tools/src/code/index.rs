@@ -24,14 +24,14 @@ use serde::{Deserialize, Serialize};
 use super::extract::{self, FileFacts};
 use super::lazy::{self, Shape, Watched};
 use super::link::{self, GraphData, Input};
-use super::model::{EdgeKind, Language, is_generated};
+use super::model::{EdgeKind, Language};
 use super::store::CodeGraph;
 use crate::secrets;
 
 /// Files larger than this are skipped: generated tables, minified bundles, data.
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// Bumped whenever the cache layout or the extraction changes meaning.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries and the
@@ -549,7 +549,7 @@ fn process(s: &Seen, old: Option<&CachedFile>, old_skip: Option<&SkippedFile>) -
     }
     match extract::extract(s.language, &src) {
         Ok(mut facts) => {
-            facts.generated = is_generated(&s.rel, &src);
+            facts.generated = crate::paths::is_generated(&s.rel, &src);
             Outcome::Parsed(CachedFile {
                 path: s.rel.clone(),
                 language: s.language,

@@ -21,9 +21,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::extract::{CallTarget, FileFacts, Path, RawSymbol, Recv, go_import_name};
-use super::model::{
-    Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId, is_test_path, is_vendored_path,
-};
+use super::model::{Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId};
 
 /// A receiver of unknown type links to every method of that name only when there are
 /// this many or fewer; more would be noise.
@@ -107,12 +105,13 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
 
     let mut scopes = Vec::with_capacity(inputs.len());
     for input in inputs {
+        let class = crate::paths::classify(input.path);
         files.push(FileInfo {
             path: input.path.to_string(),
             language: input.language,
             lines: input.facts.lines,
-            is_test: is_test_path(input.path, input.language),
-            is_vendored: is_vendored_path(input.path),
+            is_test: class.test,
+            is_vendored: class.vendored,
             is_generated: input.facts.generated,
         });
         scopes.push(match input.language {

@@ -47,10 +47,7 @@ pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
 pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path, walker};
 pub use lazy::{StoreError, StoreFile};
 pub use link::{GraphData, MAX_NAME_MATCHES};
-pub use model::{
-    Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId, is_generated, is_test_path,
-    is_vendored_path,
-};
+pub use model::{Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId};
 pub use prefilter::partial_answer;
 pub use query::{
     Hop, MAX_DEPTH, MAX_RESULTS, MAX_TRACE, Match, Related, Resolution, Role, SymbolQuery,

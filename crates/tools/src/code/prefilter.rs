@@ -37,7 +37,7 @@ use super::answer::{CodeAnswer, PartialGraph};
 use super::extract::{self, CallTarget, FileFacts, RawCall, RawSymbol, Recv, go_import_name};
 use super::index::{self, Built, MAX_FILE_BYTES};
 use super::link::{self, GraphData, Input};
-use super::model::{EdgeKind, Language, SymbolId, is_generated};
+use super::model::{EdgeKind, Language, SymbolId};
 use super::store::CodeGraph;
 use super::tool::{self, CodeArgs, Operation};
 use crate::{ToolError, ToolOutput, secrets};
@@ -556,7 +556,7 @@ fn extract_into(
         .map(|&i| {
             let s = &sources[i];
             let f = extract::extract(s.language, &s.src).ok().map(|mut f| {
-                f.generated = is_generated(&s.rel, &s.src);
+                f.generated = crate::paths::is_generated(&s.rel, &s.src);
                 f
             });
             (i, f)
