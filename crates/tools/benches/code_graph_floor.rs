@@ -86,21 +86,11 @@ fn options() -> Result<Options, BoxError> {
     Ok(opts)
 }
 
-/// The files the index would parse, walked the way `code::index` walks: hidden entries
-/// and `.git` skipped, `.gitignore` honoured without a git repository, no parent ignore
-/// files, no symlinks, Go and Python only, nothing over `MAX_FILE_BYTES`.
+/// The files the index would parse: the index's walk ([`explore_tools::walk::walker`]),
+/// Go and Python only, nothing over `MAX_FILE_BYTES`.
 fn source_files(root: &Path) -> Vec<(PathBuf, Language)> {
     let mut out = Vec::new();
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(true)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .require_git(false)
-        .parents(false)
-        .follow_links(false)
-        .filter_entry(|e| e.file_name() != ".git")
-        .build();
+    let walker = explore_tools::walk::walker(root).build();
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;

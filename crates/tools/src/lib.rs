@@ -21,6 +21,7 @@ pub mod secrets;
 pub mod spill;
 pub mod tool;
 pub mod tree;
+pub mod walk;
 
 pub use error::{ErrorKind, ToolError};
 pub use registry::{Registry, RegistryOptions};

@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use super::classify;
+use super::lines::{brace_block_end, ident_prefix, is_ident};
 use super::rank::{Corpus, SymbolInfo};
 
 /// Files larger than this are not searched (minified bundles, data dumps).
@@ -81,34 +82,15 @@ pub fn language_of(path: &str) -> Option<&'static str> {
     LANGUAGES.iter().find(|(e, _)| *e == ext).map(|(_, l)| *l)
 }
 
-/// Every source file of the repository (repo-relative, `/`-separated, sorted), honouring
-/// `.gitignore`, skipping hidden directories and the contract's secret files.
+/// Every source file of the repository (repo-relative, `/`-separated, sorted): the
+/// files of the one repository walk ([`explore_tools::walk::files`], which leaves out
+/// ignored, hidden and secret files) in a language of [`LANGUAGES`].
 pub fn list_sources(root: &Path) -> Vec<String> {
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(true)
-        .git_ignore(true)
-        .require_git(false)
-        .follow_links(false)
-        .build();
-    let mut out = Vec::new();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let abs = entry.path();
-        if explore_tools::secrets::is_secret_path(abs) {
-            continue;
-        }
-        let Ok(rel) = abs.strip_prefix(root) else {
-            continue;
-        };
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        if language_of(&rel).is_some() {
-            out.push(rel);
-        }
-    }
-    out.sort();
-    out
+    explore_tools::walk::files(root)
+        .into_iter()
+        .map(|f| f.rel)
+        .filter(|rel| language_of(rel).is_some())
+        .collect()
 }
 
 /// Reads a source file for searching: a regular, singly linked file of at most 1 MiB.
@@ -214,15 +196,6 @@ const KEYWORDS: &[(&str, &str)] = &[
     ("val", "variable"),
     ("macro_rules!", "macro"),
 ];
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '$'
-}
-
-fn ident_prefix(s: &str) -> &str {
-    let end = s.find(|c: char| !is_ident(c)).unwrap_or(s.len());
-    &s[..end]
-}
 
 /// True for a line that is only a comment.
 fn is_comment(trimmed: &str) -> bool {
@@ -475,7 +448,7 @@ fn block_end(lines: &[&str], i: usize, lang: Option<&str>) -> usize {
         }
         return last;
     }
-    super::scan::brace_block_end(lines, i, 6, true)
+    brace_block_end(lines, i, 6, true)
 }
 
 /// The type a nested definition belongs to: the nearest line above with less

@@ -25,6 +25,7 @@ pub mod classify;
 pub mod corpus;
 pub mod evidence;
 pub mod lexical;
+mod lines;
 pub mod query;
 pub mod rank;
 pub mod scan;

@@ -2,17 +2,17 @@
 //!
 //! The code graph (tree-sitter, `explore-tools`' `code` module) is the real source of
 //! symbols, docs and call edges. This scanner is the fallback for when its index is not
-//! available: it walks the repository once (respecting `.gitignore`, skipping the
-//! contract's secret files and anything over 1 MiB) and recognises Go and Python
-//! definitions by their leading keywords, with the comment or docstring that documents
-//! them; other languages get the shape-based definitions of [`super::lexical`]. It finds no call edges, so ranking over its corpus is lexical only.
+//! available: it takes the files of the one repository walk ([`explore_tools::walk`]:
+//! `.gitignore` respected, the contract's secret files skipped), reads them as the text
+//! search does (nothing over 1 MiB), and recognises Go and Python definitions by their
+//! leading keywords, with the comment or docstring that documents them; other languages
+//! get the shape-based definitions of [`super::lexical`]. It finds no call edges, so
+//! ranking over its corpus is lexical only.
 
 use std::path::Path;
 
+use super::lines::ident_prefix;
 use super::rank::{Corpus, SymbolInfo};
-
-/// Files larger than this are listed but not scanned.
-const MAX_SCAN_BYTES: u64 = 1 << 20;
 
 /// Extensions whose files are listed in the corpus (their paths are searchable).
 const LISTED: &[&str] = &[
@@ -23,34 +23,12 @@ const LISTED: &[&str] = &[
 /// Walks the repository at `root` and scans every Go and Python file.
 pub fn scan_repo(root: &Path) -> Corpus {
     let mut corpus = Corpus::default();
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(true)
-        .git_ignore(true)
-        .require_git(false)
-        .follow_links(false)
-        .build();
-    let mut paths: Vec<(String, std::path::PathBuf)> = Vec::new();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let abs = entry.path();
-        if explore_tools::secrets::is_secret_path(abs) {
-            continue;
-        }
-        let Ok(rel) = abs.strip_prefix(root) else {
-            continue;
-        };
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        let name = rel.rsplit('/').next().unwrap_or("");
+    let paths = explore_tools::walk::files(root).into_iter().filter(|f| {
+        let name = f.rel.rsplit('/').next().unwrap_or("");
         let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-        if !LISTED.contains(&ext) && name != "Makefile" && name != "Dockerfile" {
-            continue;
-        }
-        paths.push((rel, abs.to_path_buf()));
-    }
-    paths.sort();
-    for (rel, abs) in paths {
+        LISTED.contains(&ext) || name == "Makefile" || name == "Dockerfile"
+    });
+    for rel in paths.map(|f| f.rel) {
         let file = corpus.files.len();
         let lang = if rel.ends_with(".go") {
             Some(Lang::Go)
@@ -64,13 +42,8 @@ pub fn scan_repo(root: &Path) -> Corpus {
         if lang.is_none() && !source {
             continue;
         }
-        let Ok(meta) = std::fs::symlink_metadata(&abs) else {
-            continue;
-        };
-        if meta.len() > MAX_SCAN_BYTES || explore_tools::secrets::is_multiply_linked(&meta) {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&abs) else {
+        // Listed but not scanned when over 1 MiB or multiply linked, as the text search.
+        let Some(text) = super::lexical::read_source(root, &corpus.files[file]) else {
             continue;
         };
         match lang {
@@ -105,14 +78,6 @@ pub fn scan_source(text: &str, lang: Lang, file: usize) -> Vec<SymbolInfo> {
     }
 }
 
-fn ident_prefix(s: &str) -> &str {
-    let end = s
-        .char_indices()
-        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
-        .map_or(s.len(), |(i, _)| i);
-    &s[..end]
-}
-
 fn go_doc(lines: &[&str], i: usize) -> String {
     let mut doc = Vec::new();
     let mut j = i;
@@ -132,42 +97,7 @@ fn go_doc(lines: &[&str], i: usize) -> String {
 /// The line of the `}` that closes a block opened on line `i` (0-based), by brace depth;
 /// braces in strings and comments are rare enough at this level to ignore.
 fn go_block_end(lines: &[&str], i: usize) -> usize {
-    brace_block_end(lines, i, 3, false)
-}
-
-/// The line of the `}` closing the block opened at or after line `i`, by brace depth
-/// (`//` comments cut off). No `{` within `lookahead` lines after `i`: the definition is
-/// one line. With `semicolon_ends`, a `;` before any `{` ends it there (a declaration
-/// without a body).
-pub(super) fn brace_block_end(
-    lines: &[&str],
-    i: usize,
-    lookahead: usize,
-    semicolon_ends: bool,
-) -> usize {
-    let mut depth = 0i32;
-    let mut opened = false;
-    for (j, l) in lines.iter().enumerate().skip(i) {
-        let code = l.split("//").next().unwrap_or("");
-        for c in code.chars() {
-            match c {
-                '{' => {
-                    depth += 1;
-                    opened = true;
-                }
-                '}' => depth -= 1,
-                ';' if semicolon_ends && !opened && depth == 0 => return j,
-                _ => {}
-            }
-        }
-        if opened && depth <= 0 {
-            return j;
-        }
-        if !opened && j > i + lookahead {
-            return i;
-        }
-    }
-    i
+    super::lines::brace_block_end(lines, i, 3, false)
 }
 
 fn scan_go(lines: &[&str], file: usize) -> Vec<SymbolInfo> {

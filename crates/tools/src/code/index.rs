@@ -372,23 +372,6 @@ fn mtime_ns(meta: &std::fs::Metadata) -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// The walk the index does, for everything that must see the same files (the first-query
-/// path, the benchmarks): hidden entries and `.git` skipped, `.gitignore` and
-/// `.git/info/exclude` honoured even outside a git checkout, no parent or global ignore
-/// files, symlinks not followed.
-pub fn walker(root: &Path) -> ignore::WalkBuilder {
-    let mut b = ignore::WalkBuilder::new(root);
-    b.hidden(true)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(false)
-        .require_git(false)
-        .parents(false)
-        .follow_links(false)
-        .filter_entry(|e| e.file_name() != ".git");
-    b
-}
-
 /// Walks the repository: Go and Python files to index, `go.mod` files, and files left out
 /// before reading (secrets, too large), counted by reason.
 fn walk(root: &Path) -> Walked {
@@ -396,8 +379,7 @@ fn walk(root: &Path) -> Walked {
     let mut go_mods = Vec::new();
     let mut skipped: HashMap<String, usize> = HashMap::new();
     let mut watched = Vec::new();
-    let walker = walker(root).build();
-    for entry in walker {
+    for entry in crate::walk::walker(root).build() {
         let Ok(entry) = entry else {
             *skipped.entry("unreadable".into()).or_default() += 1;
             continue;

@@ -44,7 +44,7 @@ use std::sync::{Arc, Mutex};
 
 pub use answer::CodeAnswer;
 pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
-pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path, walker};
+pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path};
 pub use lazy::{StoreError, StoreFile};
 pub use link::{GraphData, MAX_NAME_MATCHES};
 pub use model::{Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId};

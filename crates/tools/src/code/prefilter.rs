@@ -150,7 +150,7 @@ fn read_sources(root: &Path) -> (Vec<Source>, Vec<(String, String)>) {
     let found: Mutex<(Vec<Source>, Vec<String>)> = Mutex::new((Vec::new(), Vec::new()));
     // The walk is the one step that is not parallel by nature; the parallel walker also
     // reads each file on the thread that found it, as rg does.
-    index::walker(root).build_parallel().run(|| {
+    crate::walk::walker(root).build_parallel().run(|| {
         let found = &found;
         Box::new(move |entry| {
             if let Ok(entry) = entry
