@@ -21,6 +21,7 @@ use std::time::{Instant, UNIX_EPOCH};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomic;
 use super::extract::{self, FileFacts};
 use super::lazy::{self, Shape, Watched};
 use super::link::{self, GraphData, Input};
@@ -648,33 +649,4 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
         path,
         &[MAGIC, &FORMAT_VERSION.to_le_bytes(), &fingerprint(), &body],
     )
-}
-
-/// Writes `parts`, one after the other, to a temporary file next to `path` and renames it
-/// into place. Parts rather than one buffer: the cache files are tens of MiB, and joining
-/// them first would copy every byte once more.
-pub(super) fn write_atomic(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-        std::process::id()
-    ));
-    let write = || -> std::io::Result<()> {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
-        for p in parts {
-            f.write_all(p)?;
-        }
-        drop(f);
-        std::fs::rename(&tmp, path)
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    Ok(())
 }

@@ -28,6 +28,7 @@
 
 pub mod answer;
 pub mod arango;
+mod atomic;
 mod extract;
 mod index;
 mod lazy;

@@ -79,7 +79,7 @@ pub fn save(
 ) -> std::io::Result<()> {
     let parts = write::encode(root, fingerprint, graph, watched)?;
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-    super::index::write_atomic(path, &parts)
+    super::atomic::write_atomic(path, &parts)
 }
 
 /// A store file opened for lookups. Sections are read on first use and kept.
