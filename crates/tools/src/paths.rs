@@ -4,9 +4,10 @@
 //! The one place these conventions live. The code index flags symbols with them (a
 //! `[test]` or `[vendored]` mark, source ranked before the rest) and the local engine ranks
 //! and assigns roles with them; when each kept its own list the two drifted (the index did
-//! not know `node_modules/` or `testutil/`, the engine did not know `_pb2.pyi`), so the same
-//! file was a test to one and product code to the other. Each class is one table of
-//! directory names and one of file-name patterns below; [`classify`] reads them all.
+//! not know `node_modules/`, `.test.ts` or `.gen.go`, the engine did not know `_pb2.pyi`),
+//! so the same file was vendored to one and product code to the other. Each class is one
+//! table of directory names and one of file-name patterns below; [`classify`] reads them
+//! all, and [`is_test_code`] is the index's narrower reading of the test tables for Go.
 //!
 //! Matching is on the lower-cased path, directory names against every directory component
 //! (never the file name itself), file patterns against the last component. The conventions
@@ -182,24 +183,67 @@ impl PathClass {
     }
 }
 
+/// A lower-cased path split into its directories and its file name.
+struct Parts {
+    lower: String,
+    /// Byte offset of the file name in `lower`.
+    file_at: usize,
+}
+
+impl Parts {
+    fn of(path: &str) -> Parts {
+        let lower = path.to_lowercase();
+        let file_at = lower.rfind('/').map_or(0, |i| i + 1);
+        Parts { lower, file_at }
+    }
+
+    fn file(&self) -> &str {
+        &self.lower[self.file_at..]
+    }
+
+    /// Whether a directory component is one of `names`.
+    fn in_dir(&self, names: &[&str]) -> bool {
+        let dirs = &self.lower[..self.file_at.saturating_sub(1)];
+        dirs.split('/').any(|d| names.contains(&d))
+    }
+
+    /// Whether the file name follows one of `patterns`.
+    fn named(&self, patterns: &[FileName]) -> bool {
+        patterns.iter().any(|p| p.matches(self.file()))
+    }
+}
+
 /// Classifies a repo-relative, `/`-separated path by the tables above.
 pub fn classify(path: &str) -> PathClass {
-    let lower = path.to_lowercase();
-    let (dirs, file) = match lower.rsplit_once('/') {
-        Some((dirs, file)) => (dirs, file),
-        None => ("", lower.as_str()),
-    };
-    let in_dir = |names: &[&str]| dirs.split('/').any(|d| names.contains(&d));
-    let named = |patterns: &[FileName]| patterns.iter().any(|p| p.matches(file));
+    let p = Parts::of(path);
     PathClass {
-        test: named(TEST_FILES) || in_dir(TEST_DIRS),
-        vendored: in_dir(VENDORED_DIRS),
-        generated: named(GENERATED_FILES) || in_dir(GENERATED_DIRS),
-        sample: in_dir(SAMPLE_DIRS),
-        config: named(CONFIG_FILES) || in_dir(CONFIG_DIRS),
-        entry: named(ENTRY_FILES) || in_dir(ENTRY_DIRS),
-        surface: named(SURFACE_FILES) || in_dir(SURFACE_DIRS),
+        test: p.named(TEST_FILES) || p.in_dir(TEST_DIRS),
+        vendored: p.in_dir(VENDORED_DIRS),
+        generated: p.named(GENERATED_FILES) || p.in_dir(GENERATED_DIRS),
+        sample: p.in_dir(SAMPLE_DIRS),
+        config: p.named(CONFIG_FILES) || p.in_dir(CONFIG_DIRS),
+        entry: p.named(ENTRY_FILES) || p.in_dir(ENTRY_DIRS),
+        surface: p.named(SURFACE_FILES) || p.in_dir(SURFACE_DIRS),
     }
+}
+
+/// Whether the code index flags a file's symbols as test code (`[test]`, listed after
+/// source): a test file by name ([`TEST_FILES`]) or, outside Go, any file under a test
+/// directory ([`TEST_DIRS`]). A Go file is test code only by its `_test.go` name: the go
+/// tool builds every other file of a package into code other packages import, in a `test/`
+/// or `testutil/` directory or not (logrus's `hooks/test` is a public package whose
+/// `Hook` answers "which types implement Hook"). Ranking still puts such helpers after the
+/// product's code: that is [`PathClass::test`], which counts test directories for every
+/// language.
+pub fn is_test_code(path: &str) -> bool {
+    let p = Parts::of(path);
+    p.named(TEST_FILES) || (!p.file().ends_with(".go") && p.in_dir(TEST_DIRS))
+}
+
+/// The tables the code index's flags come from, as text: part of the index cache's
+/// fingerprint, so a cache written under other conventions is rebuilt, not trusted.
+pub fn index_tables() -> String {
+    format!("{TEST_DIRS:?}{TEST_FILES:?}{VENDORED_DIRS:?}{GENERATED_DIRS:?}{GENERATED_FILES:?}")
 }
 
 /// Whether a file is generated, from its path or its first lines: the `Code generated …
@@ -271,6 +315,32 @@ mod tests {
         ] {
             assert!(!classify(path).test, "{path}");
         }
+    }
+
+    #[test]
+    fn test_code_for_the_index() {
+        for path in [
+            "internal/brain/planner_test.go",
+            "hooks/test/test_hook_test.go",
+            "tests/test_webhooks.py",
+            "tests/helpers.py",
+            "src/pkg/testing/fakes.py",
+            "tests/conftest.py",
+            "web/__tests__/app.js",
+        ] {
+            assert!(is_test_code(path), "{path}");
+        }
+        // Go files outside `_test.go` are importable code wherever they are, though
+        // ranking still treats them as test helpers.
+        for path in [
+            "hooks/test/test.go",
+            "internal/testutil/issues.go",
+            "pkg/parse/testdata/input.go",
+        ] {
+            assert!(!is_test_code(path), "{path}");
+            assert!(classify(path).test, "{path}");
+        }
+        assert!(!is_test_code("internal/model/issue.go"));
     }
 
     #[test]

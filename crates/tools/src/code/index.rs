@@ -35,11 +35,13 @@ pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 pub const FORMAT_VERSION: u32 = 5;
 const MAGIC: &[u8] = b"explore code index\n";
 
-/// What the cached facts depend on besides the files: the format, the queries and the
-/// crate version. A cache written by another build of the extractor is rebuilt.
+/// What the cached facts depend on besides the files: the format, the queries, the path
+/// tables the test, vendored and generated flags come from, and the crate version. A cache
+/// written by another build of the extractor, or under other path conventions, is rebuilt.
 pub(super) fn fingerprint() -> [u8; 16] {
     let mut h = blake3::Hasher::new();
     h.update(&FORMAT_VERSION.to_le_bytes());
+    h.update(crate::paths::index_tables().as_bytes());
     h.update(extract::GO_QUERY.as_bytes());
     h.update(extract::PYTHON_QUERY.as_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());

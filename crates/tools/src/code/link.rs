@@ -110,7 +110,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
             path: input.path.to_string(),
             language: input.language,
             lines: input.facts.lines,
-            is_test: class.test,
+            is_test: crate::paths::is_test_code(input.path),
             is_vendored: class.vendored,
             is_generated: input.facts.generated,
         });

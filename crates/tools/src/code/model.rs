@@ -172,7 +172,7 @@ pub struct Symbol {
     pub signature: String,
     /// The first line of its doc comment or docstring.
     pub doc: Option<String>,
-    /// Defined in a test file or test helper ([`crate::paths::TEST_FILES`], [`crate::paths::TEST_DIRS`]).
+    /// Defined in test code ([`crate::paths::is_test_code`]).
     pub is_test: bool,
     /// Defined in vendored code ([`crate::paths::VENDORED_DIRS`]).
     pub is_vendored: bool,
