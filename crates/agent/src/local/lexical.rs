@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use super::classify;
-use super::lines::{brace_block_end, ident_prefix, is_ident};
+use super::lines::{brace_block_end, ident_prefix, indent_block_end, is_ident};
 use super::rank::{Corpus, SymbolInfo};
 
 /// Files larger than this are not searched (minified bundles, data dumps).
@@ -429,24 +429,8 @@ fn defines(line: &str, name: &str) -> Option<&'static str> {
 
 /// Uses `lines[i]`'s indentation and braces to find the last line of the block it opens.
 fn block_end(lines: &[&str], i: usize, lang: Option<&str>) -> usize {
-    let first = lines[i];
     if matches!(lang, Some("Python" | "Ruby" | "Nim" | "Elixir")) {
-        let ind = first.len() - first.trim_start().len();
-        let mut last = i;
-        for (j, l) in lines.iter().enumerate().skip(i + 1) {
-            let t = l.trim_start();
-            if t.is_empty() {
-                continue;
-            }
-            if l.len() - t.len() <= ind && !t.starts_with(')') {
-                if lang == Some("Ruby") && t.starts_with("end") {
-                    return j;
-                }
-                break;
-            }
-            last = j;
-        }
-        return last;
+        return indent_block_end(lines, i, lang == Some("Ruby"));
     }
     brace_block_end(lines, i, 6, true)
 }

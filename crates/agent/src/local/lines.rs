@@ -1,4 +1,5 @@
-//! What both line readers need: where an identifier ends and where a brace block closes.
+//! What both line readers need: where an identifier ends, how far a line is indented, and
+//! where a block closes (by braces or by indentation).
 //!
 //! The Go/Python scanner ([`super::scan`]) and the any-language text search
 //! ([`super::lexical`]) read definitions off a line's shape. Each had its own copy of these
@@ -17,6 +18,34 @@ pub fn is_ident(c: char) -> bool {
 pub fn ident_prefix(s: &str) -> &str {
     let end = s.find(|c: char| !is_ident(c)).unwrap_or(s.len());
     &s[..end]
+}
+
+/// How many bytes of leading whitespace `l` has.
+pub fn indent_of(l: &str) -> usize {
+    l.len() - l.trim_start().len()
+}
+
+/// The last line of the block opened on line `i`, by indentation: the last non-blank line
+/// before the first one indented no deeper than line `i` (a line starting with `)` closes
+/// a bracket and stays in the block). With `end_keyword`, a dedented `end` line closes the
+/// block and belongs to it (Ruby).
+pub fn indent_block_end(lines: &[&str], i: usize, end_keyword: bool) -> usize {
+    let ind = indent_of(lines[i]);
+    let mut last = i;
+    for (j, l) in lines.iter().enumerate().skip(i + 1) {
+        let t = l.trim_start();
+        if t.is_empty() {
+            continue;
+        }
+        if indent_of(l) <= ind && !t.starts_with(')') {
+            if end_keyword && t.starts_with("end") {
+                return j;
+            }
+            break;
+        }
+        last = j;
+    }
+    last
 }
 
 /// The line of the `}` closing the block opened at or after line `i`, by brace depth
@@ -61,6 +90,30 @@ mod tests {
         assert_eq!(ident_prefix("größe: int"), "größe");
         assert_eq!(ident_prefix("(p *Planner)"), "");
         assert_eq!(ident_prefix(""), "");
+    }
+
+    #[test]
+    fn indent_blocks() {
+        let lines = [
+            "class A:",         // 0
+            "    def f(self,",  // 1
+            "          x):",    // 2
+            "        return (", // 3
+            "            x",    // 4
+            "        )",        // 5
+            "",                 // 6
+            "    y = 1",        // 7
+            "z = 2",            // 8
+            "def g",            // 9
+            "  1",              // 10
+            "end",              // 11
+        ];
+        assert_eq!(indent_of(lines[2]), 10);
+        assert_eq!(indent_block_end(&lines, 0, false), 7);
+        assert_eq!(indent_block_end(&lines, 1, false), 5);
+        assert_eq!(indent_block_end(&lines, 8, false), 8);
+        assert_eq!(indent_block_end(&lines, 9, false), 10);
+        assert_eq!(indent_block_end(&lines, 9, true), 11);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use super::lines::ident_prefix;
+use super::lines::{ident_prefix, indent_block_end, indent_of};
 use super::rank::{Corpus, SymbolInfo};
 
 /// Extensions whose files are listed in the corpus (their paths are searchable).
@@ -222,10 +222,6 @@ fn scan_go(lines: &[&str], file: usize) -> Vec<SymbolInfo> {
     out
 }
 
-fn indent_of(l: &str) -> usize {
-    l.len() - l.trim_start().len()
-}
-
 fn python_docstring(lines: &[&str], i: usize) -> String {
     // The first non-blank line after the signature (which may span lines up to `:`).
     let mut j = i;
@@ -281,7 +277,7 @@ fn scan_python(lines: &[&str], file: usize) -> Vec<SymbolInfo> {
             if name.is_empty() {
                 continue;
             }
-            let end = python_block_end(lines, i, ind);
+            let end = indent_block_end(lines, i, false);
             let owner = classes.last().map(|c| c.1.clone());
             let (kind, display) = match (&owner, is_class) {
                 (_, true) => ("class", name.to_string()),
@@ -325,21 +321,6 @@ fn scan_python(lines: &[&str], file: usize) -> Vec<SymbolInfo> {
         }
     }
     out
-}
-
-/// The last non-blank line of the block that starts on line `i` at indent `ind`.
-fn python_block_end(lines: &[&str], i: usize, ind: usize) -> usize {
-    let mut last = i;
-    for (j, l) in lines.iter().enumerate().skip(i + 1) {
-        if l.trim().is_empty() {
-            continue;
-        }
-        if indent_of(l) <= ind && !l.trim_start().starts_with(')') {
-            break;
-        }
-        last = j;
-    }
-    last
 }
 
 #[cfg(test)]
