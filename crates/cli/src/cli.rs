@@ -102,8 +102,12 @@ pub struct AskArgs {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// Token budget of the run, prompt and completion together [default: 60000].
-    #[arg(long, value_name = "TOKENS")]
+    /// Token budget of the run, prompt and completion together (the help names the
+    /// default from [`explore_agent::DEFAULT_BUDGET`], so it cannot go stale).
+    #[arg(long, value_name = "TOKENS", help = format!(
+        "Token budget of the run, prompt and completion together [default: {}]",
+        explore_agent::DEFAULT_BUDGET
+    ))]
     pub budget: Option<u64>,
 
     /// Most turns before the run stops with a partial result.
