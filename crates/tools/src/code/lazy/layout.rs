@@ -4,7 +4,7 @@
 //! ```text
 //! MAGIC ("explore code store\n")
 //! u32   STORE_VERSION (little-endian)
-//! [16]  the index fingerprint (format version, extraction queries, crate version)
+//! [16]  the index fingerprint (format version, extraction queries, path tables, crate version)
 //! u32   header length
 //! [16]  blake3 of the header (first 16 bytes)
 //! ...   header: postcard Header { root, symbols, files, sections: [SectionRef; COUNT] }
