@@ -70,21 +70,17 @@ fn vm_hwm_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// The files the index would parse: its walk, Go and Python, nothing over its size limit.
 fn source_files(root: &Path) -> Vec<(PathBuf, Language)> {
     let mut out = Vec::new();
-    for e in ignore::WalkBuilder::new(root)
-        .hidden(true)
-        .require_git(false)
-        .parents(false)
-        .build()
-        .flatten()
-    {
+    for e in explore_tools::walk::walker(root).build().flatten() {
         if !e.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
         let p = e.path().to_string_lossy().into_owned();
         if let Some(lang) = Language::of_path(&p)
-            && e.metadata().is_ok_and(|m| m.len() <= 2 * 1024 * 1024)
+            && e.metadata()
+                .is_ok_and(|m| m.len() <= explore_tools::code::MAX_FILE_BYTES)
         {
             out.push((e.path().to_path_buf(), lang));
         }
