@@ -23,6 +23,7 @@ pub mod exec;
 pub mod git;
 pub mod parse;
 pub mod policy;
+pub mod redact;
 pub mod scripts;
 
 use std::collections::HashMap;
@@ -39,6 +40,7 @@ use serde::Deserialize;
 use self::exec::{Input, Ran, Sandbox, Spawn};
 use self::parse::{Cmd, Redirect, Script, Word};
 use self::policy::{Ctx, Exec, Stage};
+use self::redact::OutputFilter;
 use crate::root::is_dangerous_char;
 use crate::{Finding, RepoRoot, Tool, ToolError, ToolOutput, args, secrets};
 
@@ -339,11 +341,20 @@ impl BashTool {
         }
     }
 
+    /// Masked files for the OS confinement: the secrets, and the repository's git config
+    /// (git itself runs with the whole repository; everything else sees its config only
+    /// through `git config`, which redacts credentials).
     fn masked_abs(&self) -> Vec<PathBuf> {
-        self.masked()
+        let mut out: Vec<PathBuf> = self
+            .masked()
             .iter()
             .map(|m| self.root.path().join(m))
-            .collect()
+            .collect();
+        let config = self.root.path().join(policy::GIT_CONFIG);
+        if config.symlink_metadata().is_ok_and(|m| m.is_file()) {
+            out.push(config);
+        }
+        out
     }
 
     fn masked(&self) -> &[String] {
@@ -474,15 +485,16 @@ impl BashTool {
                 .ok_or("git is not installed here; use grep and find")?;
             let drivers =
                 git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
-            let (args, env) = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
+            let vetted = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
             let mut all_env: Vec<(String, String)> = Vec::new();
             policy::vet(&["true".to_string()], assigns, ctx)?;
             all_env.extend(assigns.iter().cloned());
-            all_env.extend(env);
+            all_env.extend(vetted.env);
             return Ok(Stage::Exec(Exec {
                 program: "git".into(),
-                args,
+                args: vetted.args,
                 env: all_env,
+                filter: vetted.filter,
             }));
         }
         policy::vet(words, assigns, ctx)
@@ -892,7 +904,7 @@ impl Run<'_> {
         } else {
             &self.sandbox
         };
-        exec::run(
+        let mut ran = exec::run(
             sandbox,
             Spawn {
                 program: &program,
@@ -903,7 +915,12 @@ impl Run<'_> {
                 merge_stderr: merge,
                 deadline: self.deadline,
             },
-        )
+        )?;
+        // Before the bytes reach the next stage: a later `cut` could take the `://`
+        // away that the URL rule looks for.
+        ran.stdout = redact::apply(std::mem::take(&mut ran.stdout), e.filter);
+        ran.stderr = redact::apply(std::mem::take(&mut ran.stderr), OutputFilter::Urls);
+        Ok(ran)
     }
 
     /// Our own `xargs`: every item is checked as a path before it is passed on.

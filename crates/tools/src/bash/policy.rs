@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::redact::OutputFilter;
 use super::scripts;
 use crate::root::escape_for_display;
 use crate::{ErrorKind, RepoRoot, secrets};
@@ -74,6 +75,8 @@ pub struct Exec {
     pub args: Vec<String>,
     /// Extra environment (locale prefixes, git's safety settings).
     pub env: Vec<(String, String)>,
+    /// How its output is redacted before it goes anywhere.
+    pub filter: OutputFilter,
 }
 
 /// The context a command is checked in.
@@ -128,6 +131,11 @@ impl Ctx<'_> {
                     // timeout); a device or socket is not repository content either.
                     return Err(format!(
                         "`{shown}` is {what}, not a regular file; only files and directories can be read"
+                    ));
+                }
+                if resolved.rel == GIT_CONFIG {
+                    return Err(format!(
+                        "`{shown}` is the repository's git configuration, which can hold credentials (tokens in remote URLs, extra headers); read it with `git config --list`, which redacts them"
                     ));
                 }
                 if let Some(why) = secrets::refusal(Path::new(&joined), &resolved.abs, &meta) {
@@ -197,6 +205,10 @@ fn path_reason(msg: &str) -> String {
     let first = after.split(". ").next().unwrap_or(after);
     format!("{first}; only paths inside the repository may be used")
 }
+
+/// The repository's own git configuration, repo-relative: its contents are shown only
+/// through `git config`, which redacts credentials.
+pub const GIT_CONFIG: &str = ".git/config";
 
 const SECRET_GLOBS: [&str; 11] = [
     ".env",
@@ -1368,6 +1380,7 @@ pub fn vet(
             program: prog.clone(),
             args,
             env: all,
+            filter: OutputFilter::Urls,
         }))
     };
     match prog.as_str() {
@@ -1419,7 +1432,8 @@ fn vet_positionals(
             } else {
                 parsed.pos.get(1..).unwrap_or(&[])
             };
-            let mut extra: Vec<String> = vec!["--no-config".into()];
+            let mut extra: Vec<String> =
+                vec!["--no-config".into(), format!("--glob=!**/{GIT_CONFIG}")];
             extra.extend(SECRET_GLOBS.iter().map(|g| format!("--glob=!{g}")));
             extra.extend(ctx.masked.iter().map(|m| format!("--glob=!{}", base(m))));
             insert_last(&mut args, extra);

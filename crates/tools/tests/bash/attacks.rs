@@ -2,7 +2,7 @@
 //! `Command blocked:`. After all of them, the sentinel outside was never shown, the victim
 //! directory is still empty, and no hostile git setting ran.
 
-use crate::fixture::{FORCED, Fixture, KEY_SECRET, SECRET, SENTINEL};
+use crate::fixture::{FORCED, Fixture, KEY_SECRET, SECRET, SENTINEL, TOKEN};
 
 /// (command, a phrase the refusal must contain).
 const BLOCKED: &[(&str, &str)] = &[
@@ -74,8 +74,8 @@ const BLOCKED: &[(&str, &str)] = &[
     ("git add .", "changes the repository"),
     ("git checkout -- .", "changes the repository"),
     ("git reset --hard", "changes the repository"),
-    ("git stash", "changes the repository"),
-    ("git config user.name x", "changes the repository"),
+    ("git stash", "stashes the working tree"),
+    ("git config user.name x", "changes the configuration"),
     ("git branch newb", "creates a branch"),
     ("git branch -D main", "changes the repository"),
     ("git branch -rd origin/x", "changes the repository"),
@@ -290,6 +290,120 @@ const BLOCKED: &[(&str, &str)] = &[
     ("git show :0:.env", "secrets list"),
     ("git show HEAD^{tree}:certs/server.key", "secrets list"),
     ("diff -r docs internal", "diff -r"),
+    // Issue 15: git's write forms next to the read forms that are now allowed.
+    ("git config core.pager less", "changes the configuration"),
+    (
+        "git config set core.pager less",
+        "changes the configuration",
+    ),
+    ("git config unset core.bare", "changes the configuration"),
+    ("git config --add core.x y", "changes the configuration"),
+    ("git config --unset core.bare", "changes the configuration"),
+    (
+        "git config --unset-all core.bare",
+        "changes the configuration",
+    ),
+    (
+        "git config --replace-all core.bare true",
+        "changes the configuration",
+    ),
+    (
+        "git config --rename-section core x",
+        "changes the configuration",
+    ),
+    (
+        "git config --remove-section core",
+        "changes the configuration",
+    ),
+    ("git config --edit", "opens an editor"),
+    ("git config -e", "opens an editor"),
+    ("git config edit", "changes the configuration"),
+    ("git config --global --list", "outside the repository"),
+    (
+        "git config --system --get core.pager",
+        "outside the repository",
+    ),
+    ("git config --global user.name x", "outside the repository"),
+    ("git config --file ../outside/x --list", "`..`"),
+    ("git config --file=/etc/gitconfig --list", "absolute path"),
+    ("git config -f link_out/sentinel.txt --list", "outside"),
+    ("git config --file .env --list", "masked"),
+    ("git config --blob HEAD:.gitconfig --list", "--blob"),
+    ("git config --includes --list", "include.path"),
+    ("git config -z --list", "not supported"),
+    (
+        "git config --get-urlmatch http https://x",
+        "not on the allowed list",
+    ),
+    ("git config", "reading action"),
+    ("git stash push", "only `git stash list`"),
+    ("git stash push -m x", "only `git stash list`"),
+    ("git stash pop", "only `git stash list`"),
+    ("git stash drop", "only `git stash list`"),
+    ("git stash apply", "only `git stash list`"),
+    ("git stash clear", "only `git stash list`"),
+    ("git stash save x", "only `git stash list`"),
+    ("git stash branch x", "only `git stash list`"),
+    ("git stash create", "only `git stash list`"),
+    ("git stash store abc", "only `git stash list`"),
+    ("git stash -p", "only `git stash list`"),
+    ("git stash show -p", "git diff stash@{0}^ stash@{0}"),
+    (
+        "git stash show --patch stash@{0}",
+        "git diff stash@{0}^ stash@{0}",
+    ),
+    ("git stash show --ext-diff", "not on the allowed list"),
+    ("git stash list -p", "not on the allowed list"),
+    ("git stash list --output=x", "not on the allowed list"),
+    (
+        "git reflog expire --expire=now --all",
+        "rewrites the reflog",
+    ),
+    ("git reflog delete HEAD@{0}", "rewrites the reflog"),
+    ("git reflog -p", "not on the allowed list"),
+    ("git reflog show --stat -p", "not on the allowed list"),
+    ("git worktree add ../victim/w", "only `git worktree list`"),
+    ("git worktree remove x", "only `git worktree list`"),
+    ("git worktree prune", "only `git worktree list`"),
+    ("git worktree move a b", "only `git worktree list`"),
+    ("git worktree lock x", "only `git worktree list`"),
+    ("git worktree unlock x", "only `git worktree list`"),
+    ("git worktree repair", "only `git worktree list`"),
+    ("git worktree list --expire=now", "not on the allowed list"),
+    (
+        "git remote add evil https://x",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote set-url origin https://x",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote remove origin",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote rename origin x",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote prune origin",
+        "changes the repository's remotes",
+    ),
+    ("git remote update", "changes the repository's remotes"),
+    ("git remote show origin", "no network"),
+    ("git cat-file --batch", "stdin"),
+    ("git cat-file --batch-check", "stdin"),
+    ("git cat-file --textconv HEAD:go.mod", "runs programs"),
+    ("git cat-file --filters HEAD:go.mod", "runs programs"),
+    ("git cat-file -p HEAD:.env", "secrets list"),
+    ("git cat-file -p HEAD:certs/server.key", "secrets list"),
+    ("git cat-file blob HEAD:go.mod", "needs -p"),
+    ("git cat-file -p -t HEAD", "one of -p"),
+    ("cat .git/config", "git config --list"),
+    ("head -50 .git/../.git/config", "git config --list"),
+    ("cd .git && cat config", "git config --list"),
+    ("grep -n url .git/config", "git config --list"),
     (
         "awk 'BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}'",
         "ARGV",
@@ -376,6 +490,23 @@ const NEUTRALISED: &[&str] = &[
     "du -a .",
     "stat -c %n * .*",
     "tree -a",
+    "git remote -v",
+    "git config --list",
+    "git config --list --show-origin",
+    "git config --get-regexp .",
+    "git config --get http.https://example.com/.extraheader",
+    "git config --get credential.helper",
+    "git config --get sendemail.smtppass",
+    "git config --get remote.origin.url",
+    "git config --get-all user.password",
+    "git config get --all user.password",
+    "git config list --show-scope",
+    "git remote -v | cut -d@ -f1",
+    "git remote get-url --all origin | cut -d/ -f3",
+    "git stash list",
+    "git stash show",
+    "git reflog",
+    "git cat-file -p HEAD",
 ];
 
 fn rg_neutralised() -> Vec<&'static str> {
@@ -407,7 +538,15 @@ fn check_neutralised(f: &Fixture) {
                 continue;
             }
         };
-        for bad in [SENTINEL, SECRET, KEY_SECRET, "root:x:0:0", "CARGO", "RUST"] {
+        for bad in [
+            SENTINEL,
+            SECRET,
+            KEY_SECRET,
+            TOKEN,
+            "root:x:0:0",
+            "CARGO",
+            "RUST",
+        ] {
             if text.contains(bad) {
                 failures.push(format!("`{cmd}` leaked `{bad}`:\n{text}"));
             }
@@ -509,8 +648,22 @@ fn a_secret_blob_named_by_id_is_refused() {
         assert!(err.starts_with("Command blocked: `"), "{err}");
         assert!(err.contains("(a blob) named by id"), "{err}");
     }
+    for cmd in [
+        format!("git cat-file -p {sha}"),
+        format!("git cat-file -p {}", &sha[..8]),
+    ] {
+        let err = f.run(&cmd).unwrap_err().to_string();
+        assert!(err.starts_with("Command blocked: `"), "{err}");
+        assert!(err.contains("(a blob) named without its path"), "{err}");
+    }
+    // Its type and size say nothing of its contents.
+    assert_eq!(f.ok(&format!("git cat-file -t {sha}")), "blob\n");
     // Commits named by id still work.
     let head = f.ok("git rev-parse HEAD");
+    assert_eq!(
+        f.ok(&format!("git cat-file -t {}", head.trim())),
+        "commit\n"
+    );
     assert_eq!(
         f.ok(&format!("git show -s --format=%s {}", head.trim())),
         "initial import\n"
@@ -554,4 +707,44 @@ fn a_named_pipe_is_refused_not_waited_on() {
         .call(&serde_json::json!({ "command": "grep -rn package ." }))
         .unwrap();
     assert_eq!(ok.text.trim(), "./a.go:1:package a");
+}
+
+#[test]
+fn git_config_never_follows_an_include_out_of_the_repository() {
+    // An `include.path` outside the repository: under Landlock git cannot even open it
+    // (and refuses to run); under the fallback, `git config --list` would print it but
+    // for `--no-includes`.
+    let f = Fixture::fallback();
+    let inc = f.base().join("outside/included.gitconfig");
+    std::fs::write(&inc, format!("[included]\n\tsecret = {SENTINEL}\n")).unwrap();
+    let cfg = f.root.path().join(".git/config");
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    text.push_str(&format!("[include]\n\tpath = {}\n", inc.display()));
+    std::fs::write(&cfg, text).unwrap();
+    let out = f.ok("git config --list");
+    assert!(out.contains("core.bare=false"), "{out}");
+    assert!(!out.contains(SENTINEL), "{out}");
+    assert!(!out.contains(TOKEN), "{out}");
+    assert_eq!(
+        f.ok("git config --get included.secret"),
+        "[exit status 1]\n"
+    );
+}
+
+#[test]
+fn credentials_in_any_output_lose_their_userinfo() {
+    let f = Fixture::new();
+    assert_eq!(
+        f.ok("echo https://u:p@example.com/x | cut -d/ -f3"),
+        "u:p@example.com\n",
+        "echo shows what the model typed itself"
+    );
+    assert_eq!(
+        f.ok("git remote -v | head -1 | cut -f2 | cut -d/ -f3"),
+        "***@example.com\n"
+    );
+    assert_eq!(
+        f.ok("git config --get-regexp 'extraheader|password|smtppass|credential' | sort"),
+        "credential.helper ***\nhttp.https://example.com/.extraheader ***\nsendemail.smtppass ***\nuser.password ***\n"
+    );
 }

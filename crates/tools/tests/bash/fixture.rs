@@ -20,6 +20,8 @@ use explore_tools::{RepoRoot, Tool, ToolError, ToolOutput};
 pub const SENTINEL: &str = "SENTINEL-OUTSIDE-4242";
 pub const SECRET: &str = "sk-SECRET-ENV-9999";
 pub const KEY_SECRET: &str = "PRIVATE-KEY-SECRET-77";
+/// A credential in the repository's `.git/config` (remote URL, extraheader, password...).
+pub const TOKEN: &str = "ghp-TOKEN-in-config-31337";
 
 pub struct Fixture {
     pub dir: tempfile::TempDir,
@@ -110,6 +112,11 @@ impl Fixture {
         fs::create_dir_all(base.join("markers")).unwrap();
         fs::write(base.join("outside/sentinel.txt"), format!("{SENTINEL}\n")).unwrap();
         fs::write(
+            base.join("outside/included.gitconfig"),
+            format!("[included]\n\tsecret = {SENTINEL}\n"),
+        )
+        .unwrap();
+        fs::write(
             base.join("outside/other.txt"),
             format!("{SENTINEL} other\n"),
         )
@@ -135,6 +142,9 @@ impl Fixture {
         git(&repo, &["init", "-q"]);
         git(&repo, &["add", "-A"]);
         git(&repo, &["commit", "-q", "-m", "initial import"]);
+        // One stash, so `git stash list/show` and `git reflog` have something to read.
+        write(&repo, "README.md", &format!("{README}stashed line\n"));
+        git(&repo, &["stash", "push", "-q", "-m", "wip readme"]);
         write(
             &repo,
             "internal/brain/plan.go",
@@ -168,7 +178,7 @@ impl Fixture {
         let h = hook.display();
         let mut cfg = fs::read_to_string(repo.join(".git/config")).unwrap();
         cfg.push_str(&format!(
-            "[core]\n\tfsmonitor = {h}\n\tpager = {h}\n\thooksPath = {hd}\n\tworktree = {out}\n\tsshCommand = {h}\n[alias]\n\tst = !{h}\n\tlg = !{h}\n[diff]\n\texternal = {h}\n[diff \"evil\"]\n\ttextconv = {h}\n\tcommand = {h}\n[filter \"evil\"]\n\tclean = {h}\n\tsmudge = {h}\n\tprocess = {h}\n[pager]\n\tlog = {h}\n\tstatus = {h}\n\tdiff = {h}\n[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {h}\n",
+            "[core]\n\tfsmonitor = {h}\n\tpager = {h}\n\thooksPath = {hd}\n\tworktree = {out}\n\tsshCommand = {h}\n[alias]\n\tst = !{h}\n\tlg = !{h}\n[diff]\n\texternal = {h}\n[diff \"evil\"]\n\ttextconv = {h}\n\tcommand = {h}\n[filter \"evil\"]\n\tclean = {h}\n\tsmudge = {h}\n\tprocess = {h}\n[pager]\n\tlog = {h}\n\tstatus = {h}\n\tdiff = {h}\n[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {h}\n[remote \"origin\"]\n\turl = https://relay-bot:{TOKEN}@example.com/relay.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[http \"https://example.com/\"]\n\textraheader = AUTHORIZATION: basic {TOKEN}\n[credential]\n\thelper = store --token {TOKEN}\n[sendemail]\n\tsmtppass = {TOKEN}\n[user]\n\tpassword = {TOKEN}\n",
             hd = hooks_dir.display(),
             out = base.join("outside").display(),
         ));

@@ -247,6 +247,64 @@ fn cases() -> Vec<(&'static str, String)> {
         ("git rev-list --count HEAD", s("1\n")),
         ("git shortlog -s HEAD", s("     1\tt\n")),
         ("git --no-pager log --format=%s -1", s("initial import\n")),
+        // Issue 15: the read forms of subcommands that also write, credentials redacted.
+        ("git remote", s("origin\n")),
+        (
+            "git remote -v",
+            s(
+                "origin\thttps://***@example.com/relay.git (fetch)\norigin\thttps://***@example.com/relay.git (push)\n",
+            ),
+        ),
+        (
+            "git remote get-url origin",
+            s("https://***@example.com/relay.git\n"),
+        ),
+        (
+            "git remote -v | cut -d/ -f3 | sort -u",
+            s("***@example.com\n"),
+        ),
+        ("git cat-file -t HEAD", s("commit\n")),
+        ("git cat-file -s HEAD:go.mod", s("34\n")),
+        (
+            "git cat-file -p HEAD:go.mod",
+            s("module example.com/relay\n\ngo 1.22\n"),
+        ),
+        ("git cat-file -p HEAD | tail -1", s("initial import\n")),
+        ("git cat-file -e HEAD:go.mod && echo yes", s("yes\n")),
+        ("git stash list", s("stash@{0}: On main: wip readme\n")),
+        ("git stash list --format=%gs", s("On main: wip readme\n")),
+        (
+            "git stash show",
+            s(" README.md | 1 +\n 1 file changed, 1 insertion(+)\n"),
+        ),
+        ("git stash show --name-only stash@{0}", s("README.md\n")),
+        ("git config --get core.bare", s("false\n")),
+        ("git config core.bare", s("false\n")),
+        ("git config get core.bare", s("false\n")),
+        (
+            "git config --get remote.origin.url",
+            s("https://***@example.com/relay.git\n"),
+        ),
+        ("git config --get user.password", s("***\n")),
+        (
+            "git config --get-regexp '^remote\\.'",
+            s(
+                "remote.origin.url https://***@example.com/relay.git\nremote.origin.fetch +refs/heads/*:refs/remotes/origin/*\n",
+            ),
+        ),
+        (
+            "git config --list | grep -E '^(http|credential|sendemail|user|included)'",
+            s(
+                "http.https://example.com/.extraheader=***\ncredential.helper=***\nsendemail.smtppass=***\nuser.password=***\n",
+            ),
+        ),
+        ("git config --list --name-only | grep -c '^alias'", s("2\n")),
+        ("git reflog -1 --format=%gs", s("reset: moving to HEAD\n")),
+        (
+            "git reflog show --format=%gs main",
+            s("commit (initial): initial import\n"),
+        ),
+        ("git worktree list | wc -l", s("1\n")),
         (
             "git -C internal log --format=%s -1 -- .",
             s("initial import\n"),
