@@ -23,6 +23,7 @@ pub mod exec;
 pub mod git;
 pub mod parse;
 pub mod policy;
+pub mod readers;
 pub mod redact;
 pub mod scripts;
 
@@ -369,7 +370,12 @@ impl BashTool {
             names.push("xargs");
             names
                 .into_iter()
-                .filter_map(|n| exec::find_program(n).map(|p| (n.to_string(), p)))
+                .filter_map(|n| {
+                    // Debian names fd's binary `fdfind`.
+                    let found = exec::find_program(n)
+                        .or_else(|| (n == "fd").then(|| exec::find_program("fdfind")).flatten());
+                    found.map(|p| (n.to_string(), p))
+                })
                 .collect()
         })
     }

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::redact::OutputFilter;
-use super::scripts;
+use super::{readers, scripts};
 use crate::root::escape_for_display;
 use crate::{ErrorKind, RepoRoot, secrets};
 
@@ -225,10 +225,43 @@ const SECRET_GLOBS: [&str; 11] = [
 ];
 
 /// The programs that may run; everything else is refused with a reason.
-pub const ALLOWED: [&str; 26] = [
-    "cat", "head", "tail", "wc", "nl", "grep", "egrep", "fgrep", "rg", "find", "ls", "tree", "sed",
-    "awk", "sort", "uniq", "cut", "tr", "file", "stat", "du", "xargs", "basename", "dirname",
-    "git", "diff",
+pub const ALLOWED: &[&str] = &[
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "nl",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "find",
+    "ls",
+    "tree",
+    "sed",
+    "awk",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "file",
+    "stat",
+    "du",
+    "xargs",
+    "basename",
+    "dirname",
+    "git",
+    "diff",
+    "jq",
+    "od",
+    "xxd",
+    "hexdump",
+    "sha256sum",
+    "md5sum",
+    "base64",
+    "column",
+    "fd",
+    "ag",
 ];
 
 /// Readers `xargs` may feed.
@@ -1128,6 +1161,310 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
         long: &[],
         digits: false,
     };
+    static OD: Spec = Spec {
+        short: &[
+            ('A', Val),
+            ('j', Val),
+            ('N', Val),
+            ('S', Val),
+            ('t', Val),
+            ('w', Val),
+            ('v', No),
+            ('a', No),
+            ('b', No),
+            ('c', No),
+            ('d', No),
+            ('f', No),
+            ('i', No),
+            ('l', No),
+            ('o', No),
+            ('s', No),
+            ('x', No),
+        ],
+        long: &[
+            ("address-radix", Val),
+            ("skip-bytes", Val),
+            ("read-bytes", Val),
+            ("strings", Val),
+            ("format", Val),
+            ("width", Val),
+            ("endian", Val),
+            ("output-duplicates", No),
+            ("traditional", No),
+        ],
+        digits: false,
+    };
+    static HEXDUMP: Spec = Spec {
+        short: &[
+            ('b', No),
+            ('c', No),
+            ('C', No),
+            ('d', No),
+            ('o', No),
+            ('x', No),
+            ('X', No),
+            ('v', No),
+            ('e', Val),
+            ('f', Path),
+            ('n', Val),
+            ('s', Val),
+        ],
+        long: &[
+            ("one-byte-octal", No),
+            ("one-byte-hex", No),
+            ("one-byte-char", No),
+            ("canonical", No),
+            ("two-bytes-decimal", No),
+            ("two-bytes-octal", No),
+            ("two-bytes-hex", No),
+            ("no-squeezing", No),
+            ("format", Val),
+            ("format-file", Path),
+            ("length", Val),
+            ("skip", Val),
+        ],
+        digits: false,
+    };
+    static SUM: Spec = Spec {
+        short: &[('b', No), ('t', No), ('z', No), ('c', No), ('w', No)],
+        long: &[
+            ("binary", No),
+            ("text", No),
+            ("zero", No),
+            ("tag", No),
+            ("check", No),
+            ("ignore-missing", No),
+            ("quiet", No),
+            ("status", No),
+            ("strict", No),
+            ("warn", No),
+        ],
+        digits: false,
+    };
+    static BASE64: Spec = Spec {
+        short: &[('d', No), ('i', No), ('w', Val)],
+        long: &[("decode", No), ("ignore-garbage", No), ("wrap", Val)],
+        digits: false,
+    };
+    static COLUMN: Spec = Spec {
+        short: &[
+            ('t', No),
+            ('x', No),
+            ('d', No),
+            ('e', No),
+            ('J', No),
+            ('L', No),
+            ('c', Val),
+            ('E', Val),
+            ('H', Val),
+            ('i', Val),
+            ('l', Val),
+            ('n', Val),
+            ('N', Val),
+            ('O', Val),
+            ('o', Val),
+            ('p', Val),
+            ('r', Val),
+            ('R', Val),
+            ('s', Val),
+            ('T', Val),
+            ('W', Val),
+        ],
+        long: &[
+            ("table", No),
+            ("fillrows", No),
+            ("table-noheadings", No),
+            ("table-header-repeat", No),
+            ("json", No),
+            ("keep-empty-lines", No),
+            ("output-width", Val),
+            ("table-noextreme", Val),
+            ("table-hide", Val),
+            ("tree-id", Val),
+            ("table-columns-limit", Val),
+            ("table-name", Val),
+            ("table-columns", Val),
+            ("table-order", Val),
+            ("output-separator", Val),
+            ("tree-parent", Val),
+            ("tree", Val),
+            ("table-right", Val),
+            ("separator", Val),
+            ("table-truncate", Val),
+            ("table-wrap", Val),
+        ],
+        digits: false,
+    };
+    const FD_EXEC: &str = "`fd -x/-X` runs a program on every match; pipe the names instead: `fd PATTERN | xargs grep -n TEXT`";
+    const FD_LINKS: &str = "`fd -L` follows symlinks that may lead out of the repository; drop it";
+    static FD: Spec = Spec {
+        short: &[
+            ('H', No),
+            ('I', No),
+            ('u', No),
+            ('s', No),
+            ('i', No),
+            ('g', No),
+            ('F', No),
+            ('a', No),
+            ('p', No),
+            ('0', No),
+            ('1', No),
+            ('q', No),
+            ('d', Val),
+            ('e', Val),
+            ('E', Val),
+            ('t', Val),
+            ('S', Val),
+            ('c', Val),
+            ('j', Val),
+            ('x', Deny(FD_EXEC)),
+            ('X', Deny(FD_EXEC)),
+            (
+                'l',
+                Deny("`fd -l` runs `ls` on every match; pipe into `xargs ls -l` instead"),
+            ),
+            ('L', Deny(FD_LINKS)),
+        ],
+        long: &[
+            ("hidden", No),
+            ("no-ignore", No),
+            ("no-ignore-vcs", No),
+            ("no-ignore-parent", No),
+            ("no-require-git", No),
+            ("unrestricted", No),
+            ("case-sensitive", No),
+            ("ignore-case", No),
+            ("glob", No),
+            ("regex", No),
+            ("fixed-strings", No),
+            ("absolute-path", No),
+            ("full-path", No),
+            ("print0", No),
+            ("prune", No),
+            ("one-file-system", No),
+            ("strip-cwd-prefix", No),
+            ("show-errors", No),
+            ("quiet", No),
+            ("max-depth", Val),
+            ("min-depth", Val),
+            ("exact-depth", Val),
+            ("type", Val),
+            ("extension", Val),
+            ("exclude", Val),
+            ("size", Val),
+            ("changed-within", Val),
+            ("changed-before", Val),
+            ("max-results", Val),
+            ("color", Val),
+            ("threads", Val),
+            ("and", Val),
+            ("search-path", Path),
+            ("base-directory", Path),
+            ("exec", Deny(FD_EXEC)),
+            ("exec-batch", Deny(FD_EXEC)),
+            ("batch-size", Deny(FD_EXEC)),
+            (
+                "list-details",
+                Deny("`fd -l` runs `ls` on every match; pipe into `xargs ls -l` instead"),
+            ),
+            ("follow", Deny(FD_LINKS)),
+            (
+                "ignore-file",
+                Deny("extra ignore files are not supported; use `-E PATTERN`"),
+            ),
+        ],
+        digits: false,
+    };
+    const AG_ALL: &str = "`ag -u/-a` searches past the ignore rules that keep masked files out; use `--hidden` and `-U`";
+    static AG: Spec = Spec {
+        short: &[
+            ('c', No),
+            ('i', No),
+            ('l', No),
+            ('L', No),
+            ('n', No),
+            ('o', No),
+            ('Q', No),
+            ('s', No),
+            ('S', No),
+            ('t', No),
+            ('U', No),
+            ('v', No),
+            ('w', No),
+            ('0', No),
+            ('A', Val),
+            ('B', Val),
+            ('C', Val),
+            ('G', Val),
+            ('g', Val),
+            ('m', Val),
+            ('p', Path),
+            (
+                'f',
+                Deny("`ag -f` follows symlinks that may lead out of the repository; drop it"),
+            ),
+            (
+                'z',
+                Deny("`ag -z` looks inside compressed files; search the plain files"),
+            ),
+            ('u', Deny(AG_ALL)),
+            ('a', Deny(AG_ALL)),
+            ('D', Deny("`ag -D` prints debugging output; drop it")),
+        ],
+        long: &[
+            ("count", No),
+            ("ignore-case", No),
+            ("smart-case", No),
+            ("case-sensitive", No),
+            ("files-with-matches", No),
+            ("files-without-matches", No),
+            ("literal", No),
+            ("word-regexp", No),
+            ("invert-match", No),
+            ("only-matching", No),
+            ("column", No),
+            ("vimgrep", No),
+            ("noheading", No),
+            ("heading", No),
+            ("nobreak", No),
+            ("filename", No),
+            ("nofilename", No),
+            ("nocolor", No),
+            ("null", No),
+            ("hidden", No),
+            ("skip-vcs-ignores", No),
+            ("one-device", No),
+            ("silent", No),
+            ("stats", No),
+            ("numbers", No),
+            ("nonumbers", No),
+            ("after", Val),
+            ("before", Val),
+            ("context", Val),
+            ("max-count", Val),
+            ("depth", Val),
+            ("file-search-regex", Val),
+            ("ignore", Val),
+            ("ignore-dir", Val),
+            ("workers", Val),
+            ("path-to-ignore", Path),
+            (
+                "follow",
+                Deny("`ag --follow` follows symlinks that may lead out of the repository; drop it"),
+            ),
+            (
+                "search-zip",
+                Deny("`ag -z` looks inside compressed files; search the plain files"),
+            ),
+            ("pager", Deny("`ag --pager` runs another program; drop it")),
+            ("unrestricted", Deny(AG_ALL)),
+            ("all-types", Deny(AG_ALL)),
+            ("all-text", Deny(AG_ALL)),
+            ("search-binary", Deny(AG_ALL)),
+        ],
+        digits: false,
+    };
     static BASENAME: Spec = Spec {
         short: &[('a', No), ('z', No), ('s', Val)],
         long: &[("multiple", No), ("suffix", Val), ("zero", No)],
@@ -1155,6 +1492,13 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
         "diff" => &DIFF,
         "basename" => &BASENAME,
         "dirname" => &NONE,
+        "od" => &OD,
+        "hexdump" => &HEXDUMP,
+        "sha256sum" | "md5sum" => &SUM,
+        "base64" => &BASE64,
+        "column" => &COLUMN,
+        "fd" => &FD,
+        "ag" => &AG,
         _ => return None,
     })
 }
@@ -1387,6 +1731,8 @@ pub fn vet(
         "find" => exec(vet_find(args, ctx)?, vec![]),
         "git" => Err("git is checked separately; send `git …` as its own command".into()),
         "xargs" => vet_xargs(args, ctx, env.clone()),
+        "jq" => exec(readers::vet_jq(args, ctx)?, vec![]),
+        "xxd" => exec(readers::vet_xxd(args, ctx)?, vec![]),
         p => {
             let spec = program_spec(p).ok_or_else(|| unknown_program(p))?;
             let parsed = parse_opts(p, spec, args, ctx)?;
@@ -1483,6 +1829,30 @@ fn vet_positionals(
                 return Err("`uniq` with two file arguments writes the second one; give it one input (or pipe into it)".into());
             }
             &parsed.pos[..]
+        }
+        "sha256sum" | "md5sum" => {
+            if parsed.has(&["-c", "--check"]) {
+                readers::check_sum_lists(prog, &parsed.pos, ctx)?;
+            }
+            &parsed.pos[..]
+        }
+        "fd" => parsed.pos.get(1..).unwrap_or(&[]),
+        "ag" => {
+            let has_pattern = parsed.has(&["-g", "--file-search-regex"]);
+            let files = if has_pattern {
+                &parsed.pos[..]
+            } else {
+                parsed.pos.get(1..).unwrap_or(&[])
+            };
+            // ag reads no config file; its `--ignore` patterns keep masked files out.
+            let mut extra: Vec<String> = SECRET_GLOBS
+                .iter()
+                .map(|g| format!("--ignore={g}"))
+                .collect();
+            extra.extend(ctx.masked.iter().map(|m| format!("--ignore={}", base(m))));
+            extra.push("--ignore=.git".into());
+            insert_last(&mut args, extra);
+            files
         }
         "tr" | "basename" | "dirname" => &[],
         "tree" => {

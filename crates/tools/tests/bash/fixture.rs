@@ -33,6 +33,7 @@ pub const PLAN_GO: &str = "package brain\n\n// Plan is a unit of work.\ntype Pla
 pub const BRAIN_GO: &str = "package brain\n\nimport \"fmt\"\n\n// Think prints a plan.\nfunc Think(p *Plan) {\n\tfmt.Println(p.Name)\n}\n";
 pub const ISSUE_GO: &str = "package model\n\n// IssueStore stores issues.\ntype IssueStore interface {\n\tGet(id string) (*Issue, error)\n}\n\n// Issue is one issue.\ntype Issue struct {\n\tID string\n}\n";
 pub const MAIN_GO: &str = "package main\n\nimport \"example.com/relay/internal/brain\"\n\nfunc main() {\n\tp := brain.NewPlan(\"x\")\n\tbrain.Think(p)\n}\n";
+pub const CONFIG_JSON: &str = "{\n  \"name\": \"relay\",\n  \"version\": \"1.2.0\",\n  \"env\": \"prod\",\n  \"deps\": {\"brain\": \"1.0\", \"store\": \"2.1\"},\n  \"ports\": [8080, 9090]\n}\n";
 pub const README: &str = "# relay\n\nA small service.\nTODO: write docs\n";
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -130,6 +131,19 @@ impl Fixture {
         write(&repo, "docs/notes.txt", "alpha\nbeta\ngamma\nbeta\n");
         write(&repo, "docs/numbers.txt", "3\n1\n2\n10\n");
         write(&repo, ".gitattributes", "*.go diff=evil filter=evil\n");
+        write(&repo, "docs/config.json", CONFIG_JSON);
+        write(
+            &repo,
+            "docs/SHA256SUMS",
+            "e60c12acdae151bf0ebbeebb5588c94a9ba61ca2583328d2e36fda9cef2f82e3  go.mod\n",
+        );
+        // A checksum list that names files outside and a secret: `sha256sum -c` on it
+        // would read them.
+        write(
+            &repo,
+            "docs/evil.sha256",
+            "0000  go.mod\n0000  ../outside/sentinel.txt\n0000 */etc/passwd\nSHA256 (.env) = 0000\n",
+        );
         write(&repo, ".env", &format!("API_KEY={SECRET}\n"));
         write(
             &repo,

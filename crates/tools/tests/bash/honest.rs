@@ -220,7 +220,7 @@ fn cases() -> Vec<(&'static str, String)> {
             "git show HEAD:go.mod",
             s("module example.com/relay\n\ngo 1.22\n"),
         ),
-        ("git ls-files | wc -l", s("14\n")),
+        ("git ls-files | wc -l", s("17\n")),
         (
             "git ls-files internal",
             s("internal/brain/brain.go\ninternal/brain/plan.go\ninternal/model/issue.go\n"),
@@ -305,6 +305,55 @@ fn cases() -> Vec<(&'static str, String)> {
             s("commit (initial): initial import\n"),
         ),
         ("git worktree list | wc -l", s("1\n")),
+        // Issue 15: more read-only programs.
+        ("jq -r .name docs/config.json", s("relay\n")),
+        ("jq .env docs/config.json", s("\"prod\"\n")),
+        ("jq -c .ports docs/config.json", s("[8080,9090]\n")),
+        (
+            "jq -r '.deps | keys[]' docs/config.json",
+            s("brain\nstore\n"),
+        ),
+        ("jq '.ports | length' docs/config.json", s("2\n")),
+        ("cat docs/config.json | jq -r .version", s("1.2.0\n")),
+        (
+            "jq -r --arg k brain '.deps[$k]' docs/config.json",
+            s("1.0\n"),
+        ),
+        (
+            "jq -r '\"\\(.name)@\\(.version)\"' docs/config.json",
+            s("relay@1.2.0\n"),
+        ),
+        (
+            "od -c -N 5 go.mod",
+            s("0000000   m   o   d   u   l\n0000005\n"),
+        ),
+        (
+            "xxd -l 6 go.mod",
+            s("00000000: 6d6f 6475 6c65                           module\n"),
+        ),
+        ("xxd -p -l 4 go.mod", s("6d6f6475\n")),
+        (
+            "hexdump -C -n 6 go.mod",
+            s("00000000  6d 6f 64 75 6c 65                                 |module|\n00000006\n"),
+        ),
+        (
+            "sha256sum go.mod",
+            s("e60c12acdae151bf0ebbeebb5588c94a9ba61ca2583328d2e36fda9cef2f82e3  go.mod\n"),
+        ),
+        (
+            "md5sum go.mod",
+            s("2aeaea8270d61eba3127020dc5a8dea0  go.mod\n"),
+        ),
+        ("sha256sum -c docs/SHA256SUMS", s("go.mod: OK\n")),
+        (
+            "base64 go.mod",
+            s("bW9kdWxlIGV4YW1wbGUuY29tL3JlbGF5CgpnbyAxLjIyCg==\n"),
+        ),
+        ("echo aGVsbG8K | base64 -d", s("hello\n")),
+        (
+            "cat go.mod | column -t",
+            s("module  example.com/relay\ngo      1.22\n"),
+        ),
         (
             "git -C internal log --format=%s -1 -- .",
             s("initial import\n"),
