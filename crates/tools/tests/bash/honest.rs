@@ -305,6 +305,29 @@ fn cases() -> Vec<(&'static str, String)> {
             s("commit (initial): initial import\n"),
         ),
         ("git worktree list | wc -l", s("1\n")),
+        // Issue 15: brace lists expanded by the tool.
+        ("echo {a,b}", s("a b\n")),
+        (
+            "ls -d internal/{brain,model}",
+            s("internal/brain\ninternal/model\n"),
+        ),
+        (
+            "ls internal/{brain,model}",
+            s("internal/brain:\nbrain.go\nplan.go\n\ninternal/model:\nissue.go\n"),
+        ),
+        (
+            "grep -c func internal/brain/{plan,brain}.go",
+            s("internal/brain/plan.go:2\ninternal/brain/brain.go:1\n"),
+        ),
+        ("wc -l docs/{notes,numbers}.txt | tail -1", s(" 8 total\n")),
+        (
+            "grep -rl Plan --include=*.{go,md} internal | sort",
+            s("internal/brain/brain.go\ninternal/brain/plan.go\n"),
+        ),
+        (
+            "git show stash@{0} --format=%s -s",
+            s("On main: wip readme\n"),
+        ),
         // Issue 15: more read-only programs.
         ("jq -r .name docs/config.json", s("relay\n")),
         ("jq .env docs/config.json", s("\"prod\"\n")),
