@@ -462,9 +462,9 @@ impl BashTool {
                     let stage = self.vet(&words, &cmd.assigns, &ctx)?;
                     match &stage {
                         Stage::Exec(e) => programs.push(e.program.clone()),
-                        Stage::Xargs { inner, .. } => {
+                        Stage::Xargs { target, .. } => {
                             programs.push("xargs".into());
-                            programs.push(inner.program.clone());
+                            programs.push(target[0].clone());
                         }
                         _ => programs.push(words[0].clone()),
                     }
@@ -503,7 +503,16 @@ impl BashTool {
                 filter: vetted.filter,
             }));
         }
-        policy::vet(words, assigns, ctx)
+        let stage = policy::vet(words, assigns, ctx)?;
+        if let Stage::Xargs { target, env, .. } = &stage {
+            // The target as typed must pass on its own; each command line with the items
+            // appended is vetted again when the items are known.
+            match self.vet(target, env, ctx)? {
+                Stage::Exec(_) | Stage::Echo(_) => {}
+                _ => return Err("`xargs` may feed programs and echo only".into()),
+            }
+        }
+        Ok(stage)
     }
 
     fn check_redirects(&self, cmd: &Cmd, ctx: &Ctx<'_>) -> Result<(), String> {
@@ -849,15 +858,24 @@ impl Run<'_> {
                 Stage::Xargs {
                     null,
                     max_args,
-                    inner,
+                    target,
+                    env,
+                    files,
                 } => {
-                    search = is_search(&inner);
+                    search = is_search_words(&target);
                     let items = match std::mem::replace(&mut input, Input::Null) {
                         Input::Bytes(b) => b,
                         Input::File(p) => std::fs::read(&p).unwrap_or_default(),
                         Input::Null => Vec::new(),
                     };
-                    self.xargs(&items, null, max_args, &inner, merge)?
+                    let job = XargsJob {
+                        null,
+                        max_args,
+                        target: &target,
+                        env: &env,
+                        files,
+                    };
+                    self.xargs(&items, &job, merge)?
                 }
             };
             if ran.timed_out {
@@ -929,46 +947,60 @@ impl Run<'_> {
         Ok(ran)
     }
 
-    /// Our own `xargs`: every item is checked as a path before it is passed on.
-    fn xargs(
-        &mut self,
-        items: &[u8],
-        null: bool,
-        max_args: Option<usize>,
-        inner: &Exec,
-        merge: bool,
-    ) -> Result<Ran, String> {
+    /// Our own `xargs`: the items are appended to the target in batches, and every
+    /// batch's command line is vetted as if it had been typed (options smuggled in as
+    /// items, paths out of the repository, masked files are refused) before the first
+    /// batch runs. For file readers, masked or outside items are skipped with a note.
+    fn xargs(&mut self, items: &[u8], job: &XargsJob<'_>, merge: bool) -> Result<Ran, String> {
         let text = String::from_utf8_lossy(items);
-        let raw: Vec<&str> = if null {
+        let raw: Vec<&str> = if job.null {
             text.split('\0').filter(|s| !s.is_empty()).collect()
         } else {
             text.split_whitespace().collect()
         };
         let mut notes = String::new();
         let mut ok_items = Vec::new();
-        {
-            let ctx = self.tool.ctx(&self.cwd);
-            for item in raw {
-                match ctx.check_path(item, "xargs") {
-                    Ok(()) => ok_items.push(if item.starts_with('-') {
-                        format!("./{item}")
-                    } else {
-                        item.to_string()
-                    }),
-                    Err(why) => notes.push_str(&format!("xargs: skipped an item: {why}\n")),
-                }
+        let ctx = self.tool.ctx(&self.cwd);
+        for item in raw {
+            if !job.files {
+                ok_items.push(item.to_string());
+                continue;
             }
+            match ctx.check_path(item, "xargs") {
+                Ok(()) => ok_items.push(if item.starts_with('-') {
+                    format!("./{item}")
+                } else {
+                    item.to_string()
+                }),
+                Err(why) => notes.push_str(&format!("xargs: skipped an item: {why}\n")),
+            }
+        }
+        let batch = job.max_args.unwrap_or(2000).max(1);
+        let mut stages = Vec::new();
+        for chunk in ok_items.chunks(batch) {
+            let mut words = job.target.to_vec();
+            words.extend(chunk.iter().cloned());
+            let stage = self
+                .tool
+                .vet(&words, job.env, &ctx)
+                .map_err(|e| format!("after xargs appended its input: {e}"))?;
+            stages.push(stage);
         }
         let mut total = Ran {
             status: Some(0),
             ..Ran::default()
         };
-        let batch = max_args.unwrap_or(2000).max(1);
         let mut statuses = Vec::new();
-        for chunk in ok_items.chunks(batch) {
-            let mut e = inner.clone();
-            e.args.extend(chunk.iter().cloned());
-            let ran = self.exec(&e, Input::Null, merge)?;
+        for stage in stages {
+            let ran = match stage {
+                Stage::Exec(e) => self.exec(&e, Input::Null, merge)?,
+                Stage::Echo(s) => Ran {
+                    stdout: s.into_bytes(),
+                    status: Some(0),
+                    ..Ran::default()
+                },
+                _ => return Err("`xargs` may feed programs and echo only".into()),
+            };
             total.stdout.extend(ran.stdout);
             total.stderr.extend(ran.stderr);
             total.timed_out |= ran.timed_out;
@@ -1054,8 +1086,30 @@ fn partial_note(used: bool) -> String {
 }
 
 fn is_search(e: &Exec) -> bool {
-    matches!(e.program.as_str(), "grep" | "egrep" | "fgrep" | "rg")
+    matches!(e.program.as_str(), "grep" | "egrep" | "fgrep" | "rg" | "ag")
         || (e.program == "git" && e.args.iter().any(|a| a == "grep"))
+}
+
+/// [`is_search`] for a command line as typed (program first).
+fn is_search_words(words: &[String]) -> bool {
+    match words.split_first() {
+        Some((program, args)) => is_search(&Exec {
+            program: program.clone(),
+            args: args.to_vec(),
+            env: Vec::new(),
+            filter: OutputFilter::Urls,
+        }),
+        None => false,
+    }
+}
+
+/// What one `xargs` stage does with its items.
+struct XargsJob<'a> {
+    null: bool,
+    max_args: Option<usize>,
+    target: &'a [String],
+    env: &'a [(String, String)],
+    files: bool,
 }
 
 /// Lossy UTF-8 with control, bidi and zero-width characters escaped (newlines and tabs kept).

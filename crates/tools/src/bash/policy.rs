@@ -54,15 +54,22 @@ pub enum Stage {
     Status(i32),
     /// A program to spawn.
     Exec(Exec),
-    /// `xargs [opts] PROGRAM ARGS…`: the items read from stdin are checked as paths and
-    /// appended to `inner`.
+    /// `xargs [opts] PROGRAM ARGS…`: we do xargs's job. The items read from stdin are
+    /// appended to the target, and every resulting command line is vetted like a typed
+    /// one before any of them runs.
     Xargs {
         /// Items are NUL-separated (`-0`).
         null: bool,
         /// At most this many items per run (`-n`).
         max_args: Option<usize>,
-        /// The vetted reader the items are passed to.
-        inner: Exec,
+        /// The target command as typed (program first), without the items.
+        target: Vec<String>,
+        /// The locale prefix given to xargs, passed on to the target.
+        env: Vec<(String, String)>,
+        /// The target reads files: items are checked as paths first (a masked or outside
+        /// item is skipped with a note rather than refusing the whole command), and one
+        /// that starts with `-` gets `./` so it stays a file name.
+        files: bool,
     },
 }
 
@@ -264,10 +271,35 @@ pub const ALLOWED: &[&str] = &[
     "ag",
 ];
 
-/// Readers `xargs` may feed.
-const XARGS_TARGETS: [&str; 14] = [
-    "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ls", "file", "stat", "du", "nl",
+/// Targets of `xargs` whose items are file names.
+const XARGS_FILE_READERS: [&str; 27] = [
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ls",
+    "file",
+    "stat",
+    "du",
+    "nl",
     "sed",
+    "awk",
+    "sort",
+    "uniq",
+    "cut",
+    "diff",
+    "od",
+    "xxd",
+    "hexdump",
+    "sha256sum",
+    "md5sum",
+    "base64",
+    "column",
+    "jq",
 ];
 
 /// Why a program that is not allowed is refused.
@@ -1730,7 +1762,7 @@ pub fn vet(
     match prog.as_str() {
         "find" => exec(vet_find(args, ctx)?, vec![]),
         "git" => Err("git is checked separately; send `git …` as its own command".into()),
-        "xargs" => vet_xargs(args, ctx, env.clone()),
+        "xargs" => vet_xargs(args, env.clone()),
         "jq" => exec(readers::vet_jq(args, ctx)?, vec![]),
         "xxd" => exec(readers::vet_xxd(args, ctx)?, vec![]),
         p => {
@@ -2026,7 +2058,7 @@ fn vet_find(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
 }
 
 /// `xargs`: only a few options, and only into a vetted reader.
-fn vet_xargs(args: &[String], ctx: &Ctx<'_>, env: Vec<(String, String)>) -> Result<Stage, Blocked> {
+fn vet_xargs(args: &[String], env: Vec<(String, String)>) -> Result<Stage, Blocked> {
     let mut null = false;
     let mut max_args = None;
     let mut i = 0;
@@ -2067,26 +2099,27 @@ fn vet_xargs(args: &[String], ctx: &Ctx<'_>, env: Vec<(String, String)>) -> Resu
             }
         }
     }
-    let inner_words = &args[i..];
-    let Some(target) = inner_words.first() else {
+    let target = &args[i..];
+    let Some(program) = target.first() else {
         return Err("`xargs` needs a program, such as `xargs grep -l PATTERN`".into());
     };
-    if !XARGS_TARGETS.contains(&target.as_str()) {
+    if program == "xargs" || !(ALLOWED.contains(&program.as_str()) || program == "echo") {
         return Err(format!(
-            "`xargs` may only feed file readers ({}); `{}` is not one of them",
-            XARGS_TARGETS.join(", "),
-            escape_for_display(target)
+            "`xargs` may feed the allowed programs ({}) and echo; `{}` is not one of them",
+            ALLOWED
+                .iter()
+                .filter(|p| **p != "xargs")
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", "),
+            escape_for_display(program)
         ));
     }
-    match vet(inner_words, &[], ctx)? {
-        Stage::Exec(mut inner) => {
-            inner.env.splice(0..0, env);
-            Ok(Stage::Xargs {
-                null,
-                max_args,
-                inner,
-            })
-        }
-        _ => Err("`xargs` may only feed file readers".into()),
-    }
+    Ok(Stage::Xargs {
+        null,
+        max_args,
+        target: target.to_vec(),
+        env,
+        files: XARGS_FILE_READERS.contains(&program.as_str()),
+    })
 }

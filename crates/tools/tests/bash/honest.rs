@@ -328,6 +328,23 @@ fn cases() -> Vec<(&'static str, String)> {
             "git show stash@{0} --format=%s -s",
             s("On main: wip readme\n"),
         ),
+        // Issue 15: xargs feeds any allowed program; each command line is vetted.
+        (
+            "git log --format=%H -1 | xargs git show -s --format=%s",
+            s("initial import\n"),
+        ),
+        ("git rev-parse HEAD | xargs git cat-file -t", s("commit\n")),
+        ("echo internal/brain | xargs ls", s("brain.go\nplan.go\n")),
+        ("echo a b | xargs echo", s("a b\n")),
+        (
+            "ls docs/*.txt | xargs -n 1 basename",
+            s("notes.txt\nnumbers.txt\n"),
+        ),
+        (
+            "find internal -name '*.go' | xargs sha256sum | wc -l",
+            s("3\n"),
+        ),
+        ("echo docs/config.json | xargs jq -r .name", s("relay\n")),
         // Issue 15: more read-only programs.
         ("jq -r .name docs/config.json", s("relay\n")),
         ("jq .env docs/config.json", s("\"prod\"\n")),
