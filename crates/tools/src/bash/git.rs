@@ -51,20 +51,6 @@ const READ_FORMS: [&str; 6] = [
 /// Subcommands whose output can show file contents and that take pathspecs after `--`.
 const CONTENT_SUBS: [&str; 4] = ["log", "show", "diff", "grep"];
 
-const SECRET_PATHSPECS: [&str; 11] = [
-    "**/.env",
-    "**/.env.*",
-    "**/*.pem",
-    "**/*.key",
-    "**/*.p12",
-    "**/id_rsa*",
-    "**/id_ecdsa*",
-    "**/id_ed25519*",
-    "**/.netrc",
-    "**/.pgpass",
-    "**/.git-credentials",
-];
-
 /// Settings forced on every git run; `-c` outranks every config file.
 const FORCED: [&str; 17] = [
     "core.fsmonitor=false",
@@ -384,8 +370,8 @@ pub fn vet(
     if CONTENT_SUBS.contains(&sub.as_str()) {
         out.push("--".into());
         out.extend(paths);
-        for p in SECRET_PATHSPECS {
-            out.push(format!(":(top,exclude,glob){p}"));
+        for g in secrets::secret_globs() {
+            out.push(format!(":(top,exclude,glob)**/{g}"));
         }
         for m in ctx.masked {
             out.push(format!(":(top,exclude,literal){m}"));

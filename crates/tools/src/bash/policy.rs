@@ -217,20 +217,6 @@ fn path_reason(msg: &str) -> String {
 /// through `git config`, which redacts credentials.
 pub const GIT_CONFIG: &str = ".git/config";
 
-const SECRET_GLOBS: [&str; 11] = [
-    ".env",
-    ".env.*",
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "id_rsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    ".netrc",
-    ".pgpass",
-    ".git-credentials",
-];
-
 /// The programs that may run; everything else is refused with a reason.
 pub const ALLOWED: &[&str] = &[
     "cat",
@@ -1792,8 +1778,7 @@ fn vet_positionals(
             };
             if parsed.has(&["-r", "--recursive"]) {
                 // Masked files never reach the output of a recursive search.
-                let mut extra: Vec<String> = SECRET_GLOBS
-                    .iter()
+                let mut extra: Vec<String> = secrets::secret_globs()
                     .map(|g| format!("--exclude={g}"))
                     .collect();
                 extra.extend(ctx.masked.iter().map(|m| format!("--exclude={}", base(m))));
@@ -1812,7 +1797,7 @@ fn vet_positionals(
             };
             let mut extra: Vec<String> =
                 vec!["--no-config".into(), format!("--glob=!**/{GIT_CONFIG}")];
-            extra.extend(SECRET_GLOBS.iter().map(|g| format!("--glob=!{g}")));
+            extra.extend(secrets::secret_globs().map(|g| format!("--glob=!{g}")));
             extra.extend(ctx.masked.iter().map(|m| format!("--glob=!{}", base(m))));
             insert_last(&mut args, extra);
             files
@@ -1877,8 +1862,7 @@ fn vet_positionals(
                 parsed.pos.get(1..).unwrap_or(&[])
             };
             // ag reads no config file; its `--ignore` patterns keep masked files out.
-            let mut extra: Vec<String> = SECRET_GLOBS
-                .iter()
+            let mut extra: Vec<String> = secrets::secret_globs()
                 .map(|g| format!("--ignore={g}"))
                 .collect();
             extra.extend(ctx.masked.iter().map(|m| format!("--ignore={}", base(m))));
