@@ -5,7 +5,7 @@
 use crate::fixture::{FORCED, Fixture, KEY_SECRET, SECRET, SENTINEL, TOKEN};
 
 /// (command, a phrase the refusal must contain).
-const BLOCKED: &[(&str, &str)] = &[
+pub const BLOCKED: &[(&str, &str)] = &[
     // Writes.
     ("echo x > out.txt", "read-only"),
     ("echo x >> README.md", "read-only"),
@@ -574,7 +574,7 @@ fn every_attack_is_refused_under(f: &Fixture) {
 
 /// Commands that are allowed to run but must not leak: searches skip masked files, links
 /// out are not followed, git's hostile settings never run.
-const NEUTRALISED: &[&str] = &[
+pub const NEUTRALISED: &[&str] = &[
     "grep -rn SENTINEL .",
     "grep -rn SECRET .",
     "grep -rn PRIVATE .",
@@ -649,7 +649,7 @@ const NEUTRALISED: &[&str] = &[
     "column -t * 2>&1",
 ];
 
-fn rg_neutralised() -> Vec<&'static str> {
+pub fn rg_neutralised() -> Vec<&'static str> {
     vec![
         "rg -n SECRET",
         "rg -n SECRET --hidden --no-ignore",

@@ -5,7 +5,7 @@
 use crate::fixture::{FORCED, Fixture, ISSUE_GO, README};
 
 /// (command, exact output). Sorting is explicit wherever the order is the file system's.
-fn cases() -> Vec<(&'static str, String)> {
+pub fn cases() -> Vec<(&'static str, String)> {
     let s = |x: &str| x.to_string();
     vec![
         ("cat README.md", s(README)),
@@ -401,7 +401,7 @@ fn cases() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn rg_cases() -> Vec<(&'static str, &'static str)> {
+pub fn rg_cases() -> Vec<(&'static str, &'static str)> {
     vec![
         (
             "rg -n TODO --sort=path",
