@@ -173,10 +173,14 @@ pub fn vet(
     match std::fs::symlink_metadata(&dotgit) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
-            return Err("this repository's `.git` is a link or a file that may point outside it, so git is not available here; use grep, find and the read tool".into());
+            return Err(Blocked::unavailable(
+                "this repository's `.git` is a link or a file that may point outside it, so git is not available here; use grep, find and the read tool",
+            ));
         }
         Err(_) => {
-            return Err("this directory is not a git repository, so git is not available; use grep, find and the read tool".into());
+            return Err(Blocked::unavailable(
+                "this directory is not a git repository, so git is not available; use grep, find and the read tool",
+            ));
         }
     }
     let mut globals: Vec<String> = Vec::new();
@@ -200,7 +204,7 @@ pub fn vet(
             "-C" => {
                 let dir = args.get(i).ok_or("`git -C` needs a directory")?;
                 i += 1;
-                cwd = ctx.check_dir(dir).map_err(|e| format!("git -C: {e}"))?;
+                cwd = ctx.check_dir(dir).map_err(|e| e.context("git -C"))?;
                 globals.push("-C".into());
                 globals.push(dir.clone());
             }
@@ -218,7 +222,8 @@ pub fn vet(
                 return Err(format!(
                     "`git {}` points git at other files; it is not allowed",
                     escape_for_display(s)
-                ));
+                )
+                .into());
             }
             "-p" | "--paginate" => {
                 return Err(
@@ -229,7 +234,8 @@ pub fn vet(
                 return Err(format!(
                     "`git` option `{}` is not supported before the subcommand",
                     escape_for_display(other)
-                ));
+                )
+                .into());
             }
         }
     }
@@ -311,17 +317,17 @@ pub fn vet(
             && a.split([':', '/'])
                 .any(|piece| secrets::secret_name_reason(piece).is_some())
         {
-            return Err(format!(
+            return Err(Blocked::secrets(format!(
                 "`{}` names a file on the secrets list, which is never shown to the model",
                 escape_for_display(a)
-            ));
+            )));
         }
         if a.starts_with('/') || a == ".." || a.starts_with("../") || a.starts_with('~') {
             sub_ctx.check_path(a, "git")?;
             sub_ctx
                 .root
                 .check_lexical(&sub_ctx.join(a))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Blocked::path(e.to_string()))?;
         }
         if sub_ctx.root.resolve(&sub_ctx.join(a)).is_ok() && !a.contains(':') {
             sub_ctx.check_path(a, "git")?;
@@ -335,10 +341,10 @@ pub fn vet(
         for r in &revs {
             let hexish = r.len() >= 4 && r.chars().all(|c| c.is_ascii_hexdigit());
             if hexish && object_type(git_bin, ctx, r).as_deref() == Some("blob") {
-                return Err(format!(
+                return Err(Blocked::secrets(format!(
                     "`{}` is a file's contents (a blob) named by id, which bypasses the path checks; use `git show REV:path`",
                     escape_for_display(r)
-                ));
+                )));
             }
         }
     }
@@ -346,7 +352,8 @@ pub fn vet(
         "branch" | "tag" if revs.iter().any(|r| !r.starts_with('-')) && !list_mode => {
             return Err(format!(
                 "`git {sub} NAME` creates a {sub}; list them with `git {sub} --list 'PATTERN'`"
-            ));
+            )
+            .into());
         }
         "blame" | "annotate" if paths.len() > 1 => {
             return Err("`git blame` takes one file".into());
@@ -427,7 +434,7 @@ fn object_type(git_bin: &str, ctx: &Ctx<'_>, rev: &str) -> Option<String> {
 
 fn unknown_sub(sub: &str) -> Blocked {
     let shown = escape_for_display(sub);
-    match sub {
+    Blocked::program(match sub {
         "commit" | "add" | "rm" | "mv" | "reset" | "checkout" | "switch" | "restore" | "merge"
         | "rebase" | "cherry-pick" | "revert" | "stash" | "apply" | "am" | "clean" | "gc"
         | "prune" | "init" | "notes" | "worktree" | "update-index" | "update-ref"
@@ -446,7 +453,7 @@ fn unknown_sub(sub: &str) -> Blocked {
             "`git {shown}` is not allowed; the allowed subcommands are {}",
             READ_SUBS.join(", ")
         ),
-    }
+    })
 }
 
 /// Options refused for every subcommand, then per subcommand.
@@ -476,7 +483,7 @@ fn check_option(sub: &str, opt: &str) -> Result<(), Blocked> {
         _ => None,
     };
     if let Some(w) = why {
-        return Err(w);
+        return Err(w.into());
     }
     if !name.starts_with("--") {
         // Short options, possibly with an attached value (`-O<file>`, `-S<revs-file>`).
@@ -494,12 +501,13 @@ fn check_option(sub: &str, opt: &str) -> Result<(), Blocked> {
         if bad && matches!(sub, "branch" | "tag") {
             return Err(format!(
                 "`git {sub} {shown}` changes the repository; list with `git {sub} --list`"
-            ));
+            )
+            .into());
         }
         if bad {
             return Err(format!(
                 "`git {sub} {shown}` is not allowed here: it writes, runs or reads something outside the command. Drop it"
-            ));
+            ).into());
         }
     }
     Ok(())
@@ -534,7 +542,8 @@ fn operand<'a>(sub: &str, a: &'a str) -> Result<&'a str, Blocked> {
         return Err(format!(
             "`git {sub}` option `{}` is not on the allowed list",
             escape_for_display(a)
-        ));
+        )
+        .into());
     }
     Ok(a)
 }
@@ -572,7 +581,7 @@ fn vet_remote(rest: &[String]) -> Result<Vec<String>, Blocked> {
             Err(format!(
                 "`git remote {}` changes the repository's remotes; only `git remote -v` and `git remote get-url NAME` read them",
                 escape_for_display(verb)
-            ))
+            ).into())
         }
         _ => Err("only `git remote`, `git remote -v` and `git remote get-url NAME` are allowed".into()),
     }
@@ -594,7 +603,7 @@ fn vet_cat_file(rest: &[String], ctx: &Ctx<'_>, git_bin: &str) -> Result<Vec<Str
             "--textconv" | "--filters" => {
                 return Err(format!(
                     "`git cat-file {a}` runs programs configured by the repository; use `git cat-file -p REV:path`"
-                ));
+                ).into());
             }
             other => objects.push(operand("cat-file", other)?),
         }
@@ -610,10 +619,10 @@ fn vet_cat_file(rest: &[String], ctx: &Ctx<'_>, git_bin: &str) -> Result<Vec<Str
             && o.split([':', '/'])
                 .any(|piece| secrets::secret_name_reason(piece).is_some())
         {
-            return Err(format!(
+            return Err(Blocked::secrets(format!(
                 "`{}` names a file on the secrets list, which is never shown to the model",
                 escape_for_display(o)
-            ));
+            )));
         }
         // Contents reached without a path (an id, a tag peeled to a blob) bypass the
         // secrets rule; `REV:path` was checked above.
@@ -621,10 +630,10 @@ fn vet_cat_file(rest: &[String], ctx: &Ctx<'_>, git_bin: &str) -> Result<Vec<Str
             && !o.contains(':')
             && object_type(git_bin, ctx, o).as_deref() == Some("blob")
         {
-            return Err(format!(
+            return Err(Blocked::secrets(format!(
                 "`{}` is a file's contents (a blob) named without its path, which bypasses the path checks; use `git cat-file -p REV:path`",
                 escape_for_display(o)
-            ));
+            )));
         }
     }
     Ok(rest.to_vec())
@@ -669,14 +678,14 @@ fn listing_args(sub: &str, rest: &[String], max_operands: usize) -> Result<(), B
                 return Err(format!(
                     "`git {sub}` option `{}` is not on the allowed list (allowed: --oneline --format= --pretty= --date= -n N --max-count= --abbrev-commit --relative-date --grep-reflog= --author= --since= --until=)",
                     escape_for_display(a)
-                ));
+                ).into());
             }
         } else {
             operands += 1;
         }
     }
     if operands > max_operands {
-        return Err(format!("`git {sub}` takes at most {max_operands} ref"));
+        return Err(format!("`git {sub}` takes at most {max_operands} ref").into());
     }
     Ok(())
 }
@@ -706,7 +715,7 @@ fn vet_stash(rest: &[String]) -> Result<Vec<String>, Blocked> {
                         return Err(format!(
                             "`git stash show` option `{}` is not on the allowed list (allowed: --stat --name-only --name-status --numstat --shortstat --summary -u); for the changes themselves use `git diff stash@{{0}}^ stash@{{0}}`",
                             escape_for_display(s)
-                        ));
+                        ).into());
                     }
                     _ => refs += 1,
                 }
@@ -727,7 +736,7 @@ fn vet_stash(rest: &[String]) -> Result<Vec<String>, Blocked> {
         _ => Err(format!(
             "`git stash {}` changes the working tree, the index or the stash list; only `git stash list` and `git stash show` are allowed",
             escape_for_display(verb)
-        )),
+        ).into()),
     }
 }
 
@@ -736,7 +745,8 @@ fn vet_reflog(rest: &[String]) -> Result<Vec<String>, Blocked> {
         Some("expire" | "delete") => Err(format!(
             "`git reflog {}` rewrites the reflog; `git reflog` and `git reflog show REF` read it",
             rest[0]
-        )),
+        )
+        .into()),
         Some("exists") => {
             if rest.len() != 2 {
                 return Err("`git reflog exists` takes one ref".into());
@@ -766,7 +776,7 @@ fn vet_worktree(rest: &[String]) -> Result<Vec<String>, Blocked> {
                     return Err(format!(
                         "`git worktree list` option `{}` is not on the allowed list (allowed: --porcelain -v)",
                         escape_for_display(a)
-                    ));
+                    ).into());
                 }
             }
             Ok(rest.to_vec())
@@ -774,7 +784,7 @@ fn vet_worktree(rest: &[String]) -> Result<Vec<String>, Blocked> {
         Some(verb) => Err(format!(
             "`git worktree {}` changes the repository's worktrees; only `git worktree list` is allowed",
             escape_for_display(verb)
-        )),
+        ).into()),
         None => Err("use `git worktree list`".into()),
     }
 }
@@ -795,7 +805,7 @@ fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilt
     let mut action: Option<ConfigRead> = None;
     fn set_action(a: ConfigRead, action: &mut Option<ConfigRead>) -> Result<(), Blocked> {
         if action.replace(a).is_some_and(|old| old != a) {
-            return Err("`git config` takes one action".to_string());
+            return Err("`git config` takes one action".into());
         }
         Ok(())
     }
@@ -821,7 +831,7 @@ fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilt
                 set_action(act, &mut action)?;
             }
             "set" | "unset" | "rename-section" | "remove-section" | "edit" if i == 1 => {
-                return Err(format!("`git config {name}` {WRITES}"));
+                return Err(format!("`git config {name}` {WRITES}").into());
             }
             "--all" | "--regexp" if new_style => {
                 if name == "--regexp" {
@@ -857,22 +867,24 @@ fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilt
                 scoped = true;
             }
             "--global" | "--system" => {
-                return Err(format!(
+                return Err(Blocked::path(format!(
                     "`git config {name}` reads configuration outside the repository (yours or the system's); only the repository's own settings may be read"
-                ));
+                )));
             }
             "--blob" => {
                 return Err("`git config --blob` reads configuration from an object; use `git show REV:path` on the file".into());
             }
             "--includes" => {
-                return Err("`git config --includes` follows `include.path`, which may lead outside the repository; drop it".into());
+                return Err(Blocked::path(
+                    "`git config --includes` follows `include.path`, which may lead outside the repository; drop it",
+                ));
             }
             "-e" | "--edit" => {
-                return Err(format!("`git config {name}` opens an editor and {WRITES}"));
+                return Err(format!("`git config {name}` opens an editor and {WRITES}").into());
             }
             "--add" | "--unset" | "--unset-all" | "--replace-all" | "--rename-section"
             | "--remove-section" | "--fixed-value" => {
-                return Err(format!("`git config {name}` {WRITES}"));
+                return Err(format!("`git config {name}` {WRITES}").into());
             }
             "-z" | "--null" => {
                 return Err("`git config -z` is not supported; drop it".into());
@@ -881,7 +893,7 @@ fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilt
                 return Err(format!(
                     "`git config` option `{}` is not on the allowed list (allowed: --get --get-all --get-regexp --list --local --worktree --file FILE --show-origin --show-scope --name-only --type= --default=)",
                     escape_for_display(s)
-                ));
+                ).into());
             }
             _ => names.push(a),
         }
@@ -890,7 +902,7 @@ fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilt
         Some(a) => a,
         None if names.len() == 1 => ConfigRead::Get,
         None if names.len() > 1 => {
-            return Err(format!("`git config NAME VALUE` {WRITES}"));
+            return Err(format!("`git config NAME VALUE` {WRITES}").into());
         }
         None => {
             return Err("`git config` needs a reading action, such as `git config --get remote.origin.url` or `git config --list`".into());

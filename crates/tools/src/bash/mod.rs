@@ -25,6 +25,7 @@ pub mod parse;
 pub mod policy;
 pub mod readers;
 pub mod redact;
+pub mod refusal;
 pub mod scripts;
 
 use std::collections::HashMap;
@@ -42,6 +43,7 @@ use self::exec::{Input, Ran, Sandbox, Spawn};
 use self::parse::{Cmd, Redirect, Script, Word};
 use self::policy::{Ctx, Exec, Stage};
 use self::redact::OutputFilter;
+use self::refusal::Blocked;
 use crate::root::is_dangerous_char;
 use crate::{Finding, RepoRoot, Tool, ToolError, ToolOutput, args, secrets};
 
@@ -177,9 +179,9 @@ pub struct BashArgs {
     pub command: String,
 }
 
-fn blocked(why: impl AsRef<str>) -> ToolError {
-    let why = why.as_ref();
-    let mut s = format!("Command blocked: {why}");
+/// The model-facing error of a refusal: `Command blocked: <reason>`.
+fn blocked(why: Blocked) -> ToolError {
+    let mut s = format!("Command blocked: {}", why.reason());
     if !s.ends_with('.') {
         s.push('.');
     }
@@ -396,11 +398,15 @@ impl BashTool {
     /// in order (builtins such as `cd` and `echo` included). A refusal is the same error
     /// [`BashTool::run`] gives.
     pub fn check(&self, command: &str) -> Result<Vec<String>, ToolError> {
-        let script = parse::parse(command).map_err(blocked)?;
+        self.vet_command(command).map_err(blocked)
+    }
+
+    /// [`BashTool::check`] with the typed refusal: which layer refused, and why.
+    pub fn vet_command(&self, command: &str) -> Result<Vec<String>, Blocked> {
+        let script = parse::parse(command)?;
         let mut cwd = ".".to_string();
         let mut programs = Vec::new();
-        self.precheck(&script, &mut cwd, &mut programs)
-            .map_err(blocked)?;
+        self.precheck(&script, &mut cwd, &mut programs)?;
         Ok(programs)
     }
 
@@ -435,7 +441,7 @@ impl BashTool {
         script: &Script,
         cwd: &mut String,
         programs: &mut Vec<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Blocked> {
         match script {
             Script::Seq(items) => items
                 .iter()
@@ -484,11 +490,11 @@ impl BashTool {
         words: &[String],
         assigns: &[(String, String)],
         ctx: &Ctx<'_>,
-    ) -> Result<Stage, String> {
+    ) -> Result<Stage, Blocked> {
         if words.first().map(String::as_str) == Some("git") {
-            let git = self
-                .program("git")
-                .ok_or("git is not installed here; use grep and find")?;
+            let git = self.program("git").ok_or_else(|| {
+                Blocked::unavailable("git is not installed here; use grep and find")
+            })?;
             let drivers =
                 git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
             let vetted = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
@@ -515,12 +521,12 @@ impl BashTool {
         Ok(stage)
     }
 
-    fn check_redirects(&self, cmd: &Cmd, ctx: &Ctx<'_>) -> Result<(), String> {
+    fn check_redirects(&self, cmd: &Cmd, ctx: &Ctx<'_>) -> Result<(), Blocked> {
         for r in &cmd.redirects {
             if let Redirect::StdinFile(w) = r {
                 let target = match w {
                     Word::Lit(s) => s.clone(),
-                    _ => return Err("`<` needs a literal file name".into()),
+                    _ => return Err(Blocked::parse("`<` needs a literal file name")),
                 };
                 if target != "/dev/null" {
                     ctx.check_path(&target, "<")?;
@@ -530,7 +536,7 @@ impl BashTool {
         Ok(())
     }
 
-    fn expand_static(&self, w: &Word, cwd: &str) -> Result<Vec<String>, String> {
+    fn expand_static(&self, w: &Word, cwd: &str) -> Result<Vec<String>, Blocked> {
         match w {
             Word::Lit(s) => Ok(vec![s.clone()]),
             Word::Glob { pattern, text } => self.glob(pattern, text, cwd),
@@ -540,7 +546,7 @@ impl BashTool {
 
     /// Expands a glob inside the repository. Matches that start with `-` get `./` so they
     /// stay file names; masked files are left out.
-    fn glob(&self, pattern: &str, text: &str, cwd: &str) -> Result<Vec<String>, String> {
+    fn glob(&self, pattern: &str, text: &str, cwd: &str) -> Result<Vec<String>, Blocked> {
         let ctx = self.ctx(cwd);
         let base = ctx.cwd_abs();
         if pattern.starts_with('/') || pattern.starts_with('~') {
@@ -600,10 +606,10 @@ impl BashTool {
                     }
                 }
                 if next.len() > MAX_GLOB_MATCHES {
-                    return Err(format!(
+                    return Err(Blocked::limits(format!(
                         "the glob `{}` matches more than {MAX_GLOB_MATCHES} files; narrow it or use `grep -r --include=…`",
                         crate::root::escape_for_display(text)
-                    ));
+                    )));
                 }
             }
             current = next;
@@ -719,7 +725,7 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn script(&mut self, s: &Script) -> Result<i32, String> {
+    fn script(&mut self, s: &Script) -> Result<i32, Blocked> {
         if self.timed_out {
             return Ok(124);
         }
@@ -751,7 +757,7 @@ impl Run<'_> {
     }
 
     /// Runs `$(…)` and returns its output.
-    fn subst(&mut self, s: &Script) -> Result<String, String> {
+    fn subst(&mut self, s: &Script) -> Result<String, Blocked> {
         let saved_segments = std::mem::take(&mut self.segments);
         let saved_cwd = self.cwd.clone();
         let saved_last = self.last.clone();
@@ -768,7 +774,7 @@ impl Run<'_> {
         Ok(out)
     }
 
-    fn expand(&mut self, w: &Word) -> Result<Vec<String>, String> {
+    fn expand(&mut self, w: &Word) -> Result<Vec<String>, Blocked> {
         match w {
             Word::Subst { script, quoted } => {
                 let out = self.subst(script)?;
@@ -782,7 +788,7 @@ impl Run<'_> {
         }
     }
 
-    fn pipeline(&mut self, cmds: &[Cmd]) -> Result<(String, String, i32), String> {
+    fn pipeline(&mut self, cmds: &[Cmd]) -> Result<(String, String, i32), Blocked> {
         // Expand and vet every stage before starting the first.
         let mut stages = Vec::new();
         for cmd in cmds {
@@ -791,14 +797,14 @@ impl Run<'_> {
                 words.extend(self.expand(w)?);
             }
             if words.is_empty() {
-                return Err("the command is empty after expansion".into());
+                return Err(Blocked::parse("the command is empty after expansion"));
             }
             let ctx = self.tool.ctx(&self.cwd);
             self.tool.check_redirects(cmd, &ctx)?;
             let stage = self
                 .tool
                 .vet(&words, &cmd.assigns, &ctx)
-                .map_err(|e| format!("after expansion: {e}"))?;
+                .map_err(|e| e.context("after expansion"))?;
             stages.push((stage, cmd));
         }
         let single = stages.len() == 1;
@@ -903,7 +909,7 @@ impl Run<'_> {
         Ok((clean_text(&stdout), stderr_all, status))
     }
 
-    fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, String> {
+    fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, Blocked> {
         let (name, mut args) = match e.program.as_str() {
             "egrep" => ("grep", vec!["-E".to_string()]),
             "fgrep" => ("grep", vec!["-F".to_string()]),
@@ -911,9 +917,9 @@ impl Run<'_> {
         };
         args.extend(e.args.iter().cloned());
         let program = self.tool.program(name).ok_or_else(|| {
-            format!(
+            Blocked::unavailable(format!(
                 "`{name}` is not installed on this machine; use grep, find or the read tool instead"
-            )
+            ))
         })?;
         let cwd = self.tool.ctx(&self.cwd).cwd_abs();
         // git gets no `/dev/null` covers: it would report every masked file as modified.
@@ -939,7 +945,8 @@ impl Run<'_> {
                 merge_stderr: merge,
                 deadline: self.deadline,
             },
-        )?;
+        )
+        .map_err(Blocked::unavailable)?;
         // Before the bytes reach the next stage: a later `cut` could take the `://`
         // away that the URL rule looks for.
         ran.stdout = redact::apply(std::mem::take(&mut ran.stdout), e.filter);
@@ -951,7 +958,7 @@ impl Run<'_> {
     /// batch's command line is vetted as if it had been typed (options smuggled in as
     /// items, paths out of the repository, masked files are refused) before the first
     /// batch runs. For file readers, masked or outside items are skipped with a note.
-    fn xargs(&mut self, items: &[u8], job: &XargsJob<'_>, merge: bool) -> Result<Ran, String> {
+    fn xargs(&mut self, items: &[u8], job: &XargsJob<'_>, merge: bool) -> Result<Ran, Blocked> {
         let text = String::from_utf8_lossy(items);
         let raw: Vec<&str> = if job.null {
             text.split('\0').filter(|s| !s.is_empty()).collect()
@@ -983,7 +990,7 @@ impl Run<'_> {
             let stage = self
                 .tool
                 .vet(&words, job.env, &ctx)
-                .map_err(|e| format!("after xargs appended its input: {e}"))?;
+                .map_err(|e| e.context("after xargs appended its input"))?;
             stages.push(stage);
         }
         let mut total = Ran {

@@ -84,11 +84,18 @@ impl Word {
     }
 }
 
-/// Why a command was refused; the text after `Command blocked: `.
-pub type Blocked = String;
+use super::refusal::Blocked;
+
+/// Why a construct was refused, as the model reads it; [`gate`] and [`parse`] turn it
+/// into a [`Blocked`] of their layer.
+pub type Why = String;
 
 /// Layer 1: size cap and character gate.
 pub fn gate(command: &str) -> Result<(), Blocked> {
+    gate_text(command).map_err(Blocked::input_gate)
+}
+
+fn gate_text(command: &str) -> Result<(), Why> {
     if command.trim().is_empty() {
         return Err(
             "the command is empty. Send a command such as `grep -rn Plan --include=*.go .`".into(),
@@ -145,6 +152,10 @@ fn brace_scan_hazard(command: &str) -> Option<char> {
 /// Layer 2: parses `command` into a [`Script`], refusing everything not on the allow-list.
 pub fn parse(command: &str) -> Result<Script, Blocked> {
     gate(command)?;
+    parse_text(command).map_err(Blocked::parse)
+}
+
+fn parse_text(command: &str) -> Result<Script, Why> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())
@@ -202,7 +213,7 @@ fn construct_name(kind: &str) -> Option<&'static str> {
     })
 }
 
-fn refuse_kind(kind: &str) -> Blocked {
+fn refuse_kind(kind: &str) -> Why {
     match construct_name(kind) {
         Some(why) => why.to_string(),
         None => format!(
@@ -217,7 +228,7 @@ impl Walker<'_> {
     }
 
     /// A `program` or the body of `$(…)`: statements separated by `;` or newlines.
-    fn statements(&self, n: Node<'_>, depth: usize) -> Result<Script, Blocked> {
+    fn statements(&self, n: Node<'_>, depth: usize) -> Result<Script, Why> {
         let mut items = Vec::new();
         let mut cursor = n.walk();
         for child in n.children(&mut cursor) {
@@ -252,7 +263,7 @@ impl Walker<'_> {
         })
     }
 
-    fn statement(&self, n: Node<'_>, depth: usize) -> Result<Script, Blocked> {
+    fn statement(&self, n: Node<'_>, depth: usize) -> Result<Script, Why> {
         match n.kind() {
             "list" => {
                 let mut acc: Option<Script> = None;
@@ -309,7 +320,7 @@ impl Walker<'_> {
     }
 
     /// A command, possibly wrapped in a `redirected_statement`.
-    fn simple(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Blocked> {
+    fn simple(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Why> {
         match n.kind() {
             "command" => self.command(n, depth),
             "redirected_statement" => {
@@ -331,7 +342,7 @@ impl Walker<'_> {
         }
     }
 
-    fn command(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Blocked> {
+    fn command(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Why> {
         let mut cmd = Cmd::default();
         let mut cursor = n.walk();
         for child in n.children(&mut cursor) {
@@ -390,7 +401,7 @@ impl Walker<'_> {
         Ok(cmd)
     }
 
-    fn redirect(&self, n: Node<'_>, depth: usize) -> Result<Redirect, Blocked> {
+    fn redirect(&self, n: Node<'_>, depth: usize) -> Result<Redirect, Why> {
         let mut fd: Option<String> = None;
         let mut op = String::new();
         let mut dest: Option<Node<'_>> = None;
@@ -432,7 +443,7 @@ impl Walker<'_> {
 
     /// One argument node into its [`Word`]s: more than one when it has a brace list
     /// (`internal/{brain,store}`), which we expand ourselves.
-    fn words(&self, n: Node<'_>, depth: usize) -> Result<Vec<Word>, Blocked> {
+    fn words(&self, n: Node<'_>, depth: usize) -> Result<Vec<Word>, Why> {
         if matches!(n.kind(), "word" | "concatenation") {
             self.check_plain(n)?;
             if let Some(expanded) = expand_braces(self.text(n))? {
@@ -443,7 +454,7 @@ impl Walker<'_> {
     }
 
     /// One argument node into a [`Word`].
-    fn word(&self, n: Node<'_>, depth: usize) -> Result<Word, Blocked> {
+    fn word(&self, n: Node<'_>, depth: usize) -> Result<Word, Why> {
         match n.kind() {
             "process_substitution" => return Err(process_substitution(self.text(n))),
             "command_substitution" => return self.subst(n, depth, false),
@@ -463,7 +474,7 @@ impl Walker<'_> {
         lex_word(self.text(n))
     }
 
-    fn subst(&self, n: Node<'_>, depth: usize, quoted: bool) -> Result<Word, Blocked> {
+    fn subst(&self, n: Node<'_>, depth: usize, quoted: bool) -> Result<Word, Why> {
         if depth >= MAX_SUBST_DEPTH {
             return Err("`$(…)` is nested too deeply".into());
         }
@@ -478,7 +489,7 @@ impl Walker<'_> {
     }
 
     /// Every node under an argument must be a plain piece of text.
-    fn check_plain(&self, n: Node<'_>) -> Result<(), Blocked> {
+    fn check_plain(&self, n: Node<'_>) -> Result<(), Why> {
         match n.kind() {
             "word" | "raw_string" | "string_content" | "number" => {}
             "string" | "concatenation" => {
@@ -501,7 +512,7 @@ pub const MAX_BRACE_WORDS: usize = 64;
 
 /// The refusal for `<(…)`, naming the equivalent when there is one: `<(git show REV:PATH)`
 /// (comparing a file with an older version of it) is `git diff REV -- PATH`.
-fn process_substitution(text: &str) -> Blocked {
+fn process_substitution(text: &str) -> Why {
     let inner = text
         .trim_start_matches(['<', '>'])
         .trim_start_matches('(')
@@ -527,7 +538,7 @@ fn process_substitution(text: &str) -> Blocked {
 /// more than [`MAX_BRACE_WORDS`] words. `None` when the word has no unquoted brace list
 /// (`{}`, `stash@{0}` and quoted braces stay literal). Every word is then a word like any
 /// other: globbed, vetted and path-checked on its own.
-pub fn expand_braces(raw: &str) -> Result<Option<Vec<String>>, Blocked> {
+pub fn expand_braces(raw: &str) -> Result<Option<Vec<String>>, Why> {
     let Some((open, close)) = find_brace_list(raw)? else {
         return Ok(None);
     };
@@ -560,7 +571,7 @@ pub fn expand_braces(raw: &str) -> Result<Option<Vec<String>>, Blocked> {
 }
 
 /// The first unquoted `{…}` with a comma at its top level: byte offsets of the braces.
-fn find_brace_list(raw: &str) -> Result<Option<(usize, usize)>, Blocked> {
+fn find_brace_list(raw: &str) -> Result<Option<(usize, usize)>, Why> {
     let b = raw.as_bytes();
     let mut i = 0;
     let mut open: Option<usize> = None;
@@ -612,7 +623,7 @@ fn is_glob_char(c: char) -> bool {
 
 /// Quote removal for one word's source text. Refuses `$`, backticks and brace expansion
 /// outside single quotes, which would make bash do more than we can see.
-pub fn lex_word(raw: &str) -> Result<Word, Blocked> {
+pub fn lex_word(raw: &str) -> Result<Word, Why> {
     let mut text = String::new();
     let mut pattern = String::new();
     let mut globbing = false;
@@ -728,8 +739,12 @@ mod tests {
             "echo {12\u{20000}",
             "echo {1..\u{E0100}",
         ] {
-            let err = parse(cmd).err().unwrap_or_default();
-            assert!(err.contains("right after `{` or `..`"), "{cmd:?}: {err}");
+            let err = parse(cmd).unwrap_err();
+            assert!(
+                err.reason().contains("right after `{` or `..`"),
+                "{cmd:?}: {err}"
+            );
+            assert_eq!(err.by(), crate::bash::refusal::RefusedBy::InputGate);
         }
         assert_eq!(brace_scan_hazard("echo {\u{FC} {1..3} \u{65E5}"), None);
         assert!(parse("grep -rn 'caf\u{E9}' .").is_ok());

@@ -14,8 +14,7 @@ use super::{readers, scripts};
 use crate::root::escape_for_display;
 use crate::{ErrorKind, RepoRoot, secrets};
 
-/// Why a command was refused; the text after `Command blocked: `.
-pub type Blocked = String;
+pub use super::refusal::{Blocked, RefusedBy};
 
 /// How an option's value is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,47 +123,47 @@ impl Ctx<'_> {
             return Ok(());
         }
         if arg.starts_with('/') {
-            return Err(format!(
+            return Err(Blocked::path(format!(
                 "`{prog}` was given the absolute path `{shown}`; only files inside the repository can be read. Use a path relative to the repository root, such as `src`"
-            ));
+            )));
         }
         let joined = self.join(arg);
         match self.root.resolve(&joined) {
             Ok(resolved) => {
                 let meta = std::fs::metadata(&resolved.abs)
-                    .map_err(|e| format!("cannot inspect `{shown}`: {e}"))?;
+                    .map_err(|e| Blocked::path(format!("cannot inspect `{shown}`: {e}")))?;
                 if let Some(what) = special_file(&meta) {
                     // Reading a FIFO waits for a writer that never comes (until the
                     // timeout); a device or socket is not repository content either.
-                    return Err(format!(
+                    return Err(Blocked::path(format!(
                         "`{shown}` is {what}, not a regular file; only files and directories can be read"
-                    ));
+                    )));
                 }
                 if resolved.rel == GIT_CONFIG {
-                    return Err(format!(
+                    return Err(Blocked::secrets(format!(
                         "`{shown}` is the repository's git configuration, which can hold credentials (tokens in remote URLs, extra headers); read it with `git config --list`, which redacts them"
-                    ));
+                    )));
                 }
                 if let Some(why) = secrets::refusal(Path::new(&joined), &resolved.abs, &meta) {
-                    return Err(format!(
+                    return Err(Blocked::secrets(format!(
                         "`{shown}` is masked. {}",
                         why.trim_start_matches("Refused: ")
-                    ));
+                    )));
                 }
                 Ok(())
             }
             Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Failed) => {
                 if secrets::is_secret_path(Path::new(arg)) {
-                    return Err(format!(
+                    return Err(Blocked::secrets(format!(
                         "`{shown}` is on the secrets list and is never shown to the model"
-                    ));
+                    )));
                 }
                 Ok(())
             }
-            Err(e) => Err(format!(
+            Err(e) => Err(Blocked::path(format!(
                 "`{prog}` was given the path `{shown}`, which {}",
                 path_reason(e.message())
-            )),
+            ))),
         }
     }
 
@@ -172,20 +171,20 @@ impl Ctx<'_> {
     pub fn check_dir(&self, arg: &str) -> Result<String, Blocked> {
         let shown = escape_for_display(arg);
         if arg.starts_with('/') || arg == "-" || arg.starts_with('~') {
-            return Err(format!(
+            return Err(Blocked::path(format!(
                 "`cd {shown}` leaves the repository; `cd` accepts directories inside it, relative to the current one"
-            ));
+            )));
         }
         match self.root.resolve(&self.join(arg)) {
             Ok(r) if r.abs.is_dir() => Ok(r.rel),
-            Ok(_) => Err(format!("`cd {shown}`: not a directory")),
-            Err(e) if e.kind() == ErrorKind::NotFound => Err(format!(
+            Ok(_) => Err(Blocked::path(format!("`cd {shown}`: not a directory"))),
+            Err(e) if e.kind() == ErrorKind::NotFound => Err(Blocked::path(format!(
                 "`cd {shown}`: no such directory. Use `ls` or the tree tool to see what exists"
-            )),
-            Err(e) => Err(format!(
+            ))),
+            Err(e) => Err(Blocked::path(format!(
                 "`cd {shown}`: the path {}",
                 path_reason(e.message())
-            )),
+            ))),
         }
     }
 }
@@ -291,7 +290,7 @@ const XARGS_FILE_READERS: [&str; 27] = [
 /// Why a program that is not allowed is refused.
 pub fn unknown_program(name: &str) -> Blocked {
     let shown = escape_for_display(name);
-    match name {
+    Blocked::program(match name {
         "rm" | "mv" | "cp" | "tee" | "touch" | "mkdir" | "rmdir" | "chmod" | "chown" | "ln"
         | "dd" | "truncate" | "install" | "shred" | "patch" | "chgrp" | "mkfifo" | "mknod"
         | "unlink" | "sponge" | "rsync" => {
@@ -331,7 +330,7 @@ pub fn unknown_program(name: &str) -> Blocked {
             "`{shown}` is not an allowed program. Allowed: {}, plus cd, echo, true and false",
             ALLOWED.join(", ")
         ),
-    }
+    })
 }
 
 /// The option table of `name`, or `None` when it has none of its own (find, git, xargs).
@@ -1578,11 +1577,11 @@ pub fn parse_opts(
             let value = match kind {
                 A::No => {
                     if inline.is_some() {
-                        return Err(format!("`{prog} --{name}` takes no value"));
+                        return Err(format!("`{prog} --{name}` takes no value").into());
                     }
                     None
                 }
-                A::Deny(why) => return Err(why.to_string()),
+                A::Deny(why) => return Err(why.into()),
                 A::Val | A::Path => match inline {
                     Some(v) => Some(v),
                     None => {
@@ -1631,7 +1630,7 @@ pub fn parse_opts(
                     name: format!("-{c}"),
                     value: None,
                 }),
-                A::Deny(why) => return Err(why.to_string()),
+                A::Deny(why) => return Err(why.into()),
                 A::Val | A::Path => {
                     let rest: String = chars[j..].iter().collect();
                     let value = if rest.is_empty() {
@@ -1677,6 +1676,7 @@ fn unknown_option(prog: &str, opt: &str, spec: &Spec) -> Blocked {
         escape_for_display(opt),
         names.join(" ")
     )
+    .into()
 }
 
 /// Checks one simple command (already expanded) and says what to run.
@@ -1701,7 +1701,7 @@ pub fn vet(
             return Err(format!(
                 "the variable prefix `{}=…` is not allowed; only locale settings such as `LC_ALL=C` are",
                 escape_for_display(k)
-            ));
+            ).into());
         }
         env.push((k.clone(), v.clone()));
     }
@@ -2036,7 +2036,7 @@ fn vet_find(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
                 escape_for_display(other)
             ),
         };
-        return Err(why);
+        return Err(why.into());
     }
     Ok(args.to_vec())
 }
@@ -2079,7 +2079,8 @@ fn vet_xargs(args: &[String], env: Vec<(String, String)>) -> Result<Stage, Block
                 return Err(format!(
                     "`xargs` option `{}` is not supported (allowed: -0, -r, -n N)",
                     escape_for_display(other)
-                ));
+                )
+                .into());
             }
         }
     }
@@ -2097,7 +2098,8 @@ fn vet_xargs(args: &[String], env: Vec<(String, String)>) -> Result<Stage, Block
                 .collect::<Vec<_>>()
                 .join(", "),
             escape_for_display(program)
-        ));
+        )
+        .into());
     }
     Ok(Stage::Xargs {
         null,

@@ -61,7 +61,7 @@ pub fn vet_jq(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
             }
             "--arg" | "--argjson" => {
                 if args.len() < i + 2 {
-                    return Err(format!("`jq {s}` needs a name and a value"));
+                    return Err(format!("`jq {s}` needs a name and a value").into());
                 }
                 i += 2;
             }
@@ -73,7 +73,7 @@ pub fn vet_jq(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
             "--rawfile" | "--slurpfile" => {
                 return Err(format!(
                     "`jq {s}` reads another file into a variable; pass the file as an input instead (`jq -s . a.json b.json`)"
-                ));
+                ).into());
             }
             "-L" | "--library-path" => {
                 return Err(
@@ -81,7 +81,7 @@ pub fn vet_jq(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
                 );
             }
             "--args" | "--jsonargs" => {
-                return Err(format!("`jq {s}` is not supported; use `--arg NAME VALUE`"));
+                return Err(format!("`jq {s}` is not supported; use `--arg NAME VALUE`").into());
             }
             _ if s.starts_with("-L") => {
                 return Err(
@@ -97,7 +97,7 @@ pub fn vet_jq(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
                 return Err(format!(
                     "`jq` option `{}` is not on the allowed list (allowed: -r -j -a -c -n -s -e -S -M -R --tab --indent N --arg NAME VALUE --argjson NAME JSON -f FILE --seq --stream)",
                     escape_for_display(other)
-                ));
+                ).into());
             }
         }
     }
@@ -126,17 +126,18 @@ pub fn vet_jq(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
 fn read_small(ctx: &Ctx<'_>, file: &str, what: &str) -> Result<String, Blocked> {
     let path = ctx.cwd_abs().join(file);
     let shown = escape_for_display(file);
-    let meta =
-        std::fs::metadata(&path).map_err(|e| format!("`{what}`: cannot read `{shown}`: {e}"))?;
+    let meta = std::fs::metadata(&path)
+        .map_err(|e| Blocked::path(format!("`{what}`: cannot read `{shown}`: {e}")))?;
     if meta.len() > MAX_SUM_LIST {
         return Err(format!(
             "`{what}`: `{shown}` is larger than {} KB",
             MAX_SUM_LIST / 1024
-        ));
+        )
+        .into());
     }
     std::fs::read(&path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| format!("`{what}`: cannot read `{shown}`: {e}"))
+        .map_err(|e| Blocked::path(format!("`{what}`: cannot read `{shown}`: {e}")))
 }
 
 /// Refuses the parts of jq's language that reach past its inputs: `$ENV` and `env` (the
@@ -213,10 +214,11 @@ pub fn check_jq_filter(filter: &str) -> Result<(), Blocked> {
                 if !field && let Some((_, why)) = DENIED.iter().find(|(w, _)| *w == word) {
                     return Err(format!(
                         "the jq filter uses `{word}`, which {why}; only the input files may be read"
-                    ));
+                    )
+                    .into());
                 }
                 if word.starts_with("__") {
-                    return Err(format!("the jq filter uses the internal `{word}`"));
+                    return Err(format!("the jq filter uses the internal `{word}`").into());
                 }
                 continue;
             }
@@ -274,7 +276,7 @@ pub fn vet_xxd(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
                 return Err(format!(
                     "`xxd` option `{}` is not on the allowed list (allowed: -a -b -c N -C -d -e -E -g N -i -l N -n NAME -o N -p -s N -u)",
                     escape_for_display(a)
-                ));
+                ).into());
             }
         }
     }
@@ -297,7 +299,7 @@ pub fn check_sum_lists(prog: &str, lists: &[String], ctx: &Ctx<'_>) -> Result<()
     if lists.is_empty() || lists.iter().any(|l| l == "-") {
         return Err(format!(
             "`{prog} -c` reads the names to check from stdin here; give the checksum file as an argument (`{prog} -c SUMS`) so the names in it can be checked"
-        ));
+        ).into());
     }
     for list in lists {
         ctx.check_path(list, prog)?;
@@ -311,14 +313,15 @@ pub fn check_sum_lists(prog: &str, lists: &[String], ctx: &Ctx<'_>) -> Result<()
                 return Err(format!(
                     "`{prog} -c`: `{}` has an escaped file name, which is not supported",
                     escape_for_display(list)
-                ));
+                )
+                .into());
             }
             for name in sum_line_names(line) {
                 ctx.check_path(name, prog).map_err(|e| {
-                    format!(
-                        "`{prog} -c {}` would read a file it names: {e}",
+                    e.context(&format!(
+                        "`{prog} -c {}` would read a file it names",
                         escape_for_display(list)
-                    )
+                    ))
                 })?;
             }
         }

@@ -888,3 +888,70 @@ fn credentials_in_any_output_lose_their_userinfo() {
         "credential.helper ***\nhttp.https://example.com/.extraheader ***\nsendemail.smtppass ***\nuser.password ***\n"
     );
 }
+
+#[test]
+fn each_refusal_names_the_layer_that_refused() {
+    use explore_tools::bash::refusal::RefusedBy;
+    let f = Fixture::new();
+    let cases: &[(&str, RefusedBy)] = &[
+        ("echo \u{202E}x", RefusedBy::InputGate),
+        ("echo x > out.txt", RefusedBy::Parse),
+        ("ls | (cat)", RefusedBy::Parse),
+        ("diff <(git show HEAD~1:go.mod) go.mod", RefusedBy::Parse),
+        ("rm -rf .", RefusedBy::Program),
+        ("git push", RefusedBy::Program),
+        ("python3 -c 1", RefusedBy::Program),
+        ("sort -o x go.mod", RefusedBy::Option),
+        ("find . -delete", RefusedBy::Option),
+        ("jq -n env", RefusedBy::Option),
+        ("git config --unset core.bare", RefusedBy::Option),
+        ("cat /etc/passwd", RefusedBy::Path),
+        ("cat ../outside/sentinel.txt", RefusedBy::Path),
+        ("cat link_out/sentinel.txt", RefusedBy::Path),
+        ("cd .. && ls", RefusedBy::Path),
+        ("git config --global --list", RefusedBy::Path),
+        ("sha256sum -c docs/evil.sha256", RefusedBy::Path),
+        ("cat .env", RefusedBy::Secrets),
+        ("cat env_alias.txt", RefusedBy::Secrets),
+        ("cat hard.txt", RefusedBy::Secrets),
+        ("git show HEAD:.env", RefusedBy::Secrets),
+        ("cat .git/config", RefusedBy::Secrets),
+        ("grep -n x {go.mod,.env}", RefusedBy::Secrets),
+    ];
+    let mut wrong = Vec::new();
+    for (cmd, want) in cases {
+        match f.tool.vet_command(cmd) {
+            Ok(p) => wrong.push(format!("`{cmd}` passed: {p:?}")),
+            Err(b) if b.by() != *want => {
+                wrong.push(format!("`{cmd}`: {} (want {want}): {b}", b.by()))
+            }
+            Err(_) => {}
+        }
+        // The model still reads exactly `Command blocked: <reason>`.
+        let reason = f.tool.vet_command(cmd).unwrap_err().reason().to_string();
+        let shown = f.run(cmd).unwrap_err().to_string();
+        assert!(
+            shown.starts_with(&format!("Command blocked: {reason}")),
+            "{shown}"
+        );
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+
+    // Git where there is no plain `.git` directory; a glob that matches too much.
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..2001 {
+        std::fs::write(dir.path().join(format!("f{i}.txt")), "x").unwrap();
+    }
+    let tool = explore_tools::bash::BashTool::new(
+        explore_tools::RepoRoot::new(dir.path()).unwrap(),
+        explore_tools::bash::BashOptions::default(),
+    );
+    assert_eq!(
+        tool.vet_command("git log").unwrap_err().by(),
+        RefusedBy::Unavailable
+    );
+    assert_eq!(
+        tool.vet_command("cat *.txt").unwrap_err().by(),
+        RefusedBy::Limits
+    );
+}

@@ -25,7 +25,7 @@ fn honest_attack_and_escape_figures() {
         );
     }
     let mut escapes = Vec::new();
-    let mut leaked = |cmd: &str, text: &str, escapes: &mut Vec<String>| {
+    let leaked = |cmd: &str, text: &str, escapes: &mut Vec<String>| {
         if let Some(bad) = NEVER_SHOWN.iter().find(|b| text.contains(*b)) {
             escapes.push(format!("`{cmd}` showed `{bad}`"));
         }
@@ -39,6 +39,15 @@ fn honest_attack_and_escape_figures() {
             }
         }
     }
+    let mut by_layer: std::collections::BTreeMap<String, usize> = Default::default();
+    for (cmd, _) in BLOCKED {
+        let layer = match f.tool.vet_command(cmd) {
+            Err(b) => b.by().to_string(),
+            Ok(_) => "at run time (after expansion or xargs)".to_string(),
+        };
+        *by_layer.entry(layer).or_default() += 1;
+    }
+    eprintln!("MEASURE attacks refused per layer: {by_layer:?}");
     let mut refused = 0;
     for (cmd, _) in BLOCKED {
         match f.run(cmd) {
