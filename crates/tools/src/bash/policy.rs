@@ -167,6 +167,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// Whether `arg` is the repository's `.git` directory or inside it (symlinks
+    /// resolved). Recursive searches there would read `.git/config` by its short name
+    /// (`config`), which no `--exclude` of ours can tell from other files.
+    pub fn in_git_dir(&self, arg: &str) -> bool {
+        self.root
+            .resolve(&self.join(arg))
+            .is_ok_and(|r| r.rel == ".git" || r.rel.starts_with(".git/"))
+    }
+
     /// Checks a directory to `cd` into and returns its repo-relative form.
     pub fn check_dir(&self, arg: &str) -> Result<String, Blocked> {
         let shown = escape_for_display(arg);
@@ -176,6 +185,11 @@ impl Ctx<'_> {
             )));
         }
         match self.root.resolve(&self.join(arg)) {
+            Ok(r) if r.rel == ".git" || r.rel.starts_with(".git/") => {
+                Err(Blocked::secrets(format!(
+                    "`cd {shown}` enters git's own files, among them its configuration, which can hold credentials; use git commands (`git log`, `git config --list`) from the repository"
+                )))
+            }
             Ok(r) if r.abs.is_dir() => Ok(r.rel),
             Ok(_) => Err(Blocked::path(format!("`cd {shown}`: not a directory"))),
             Err(e) if e.kind() == ErrorKind::NotFound => Err(Blocked::path(format!(
@@ -1877,8 +1891,18 @@ fn vet_positionals(
         }
         _ => &parsed.pos[..],
     };
+    let recursive = match prog {
+        "rg" | "ag" => true,
+        "grep" | "egrep" | "fgrep" => parsed.has(&["-r", "--recursive"]),
+        _ => false,
+    };
     for p in paths {
         ctx.check_path(p, prog)?;
+        if recursive && ctx.in_git_dir(p) {
+            return Err(Blocked::secrets(format!(
+                "`{prog}` would search git's own files, among them its configuration, which can hold credentials; search history with `git grep`/`git log -S`, read settings with `git config --list`"
+            )));
+        }
     }
     Ok(args)
 }
