@@ -1419,7 +1419,7 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ('Q', No),
             ('s', No),
             ('S', No),
-            ('t', No),
+            ('t', Deny(AG_ALL)),
             ('U', No),
             ('v', No),
             ('w', No),

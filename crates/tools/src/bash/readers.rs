@@ -66,7 +66,16 @@ pub fn vet_jq(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
                 i += 2;
             }
             "-f" | "--from-file" => {
-                let f = args.get(i).ok_or("`jq -f` needs a file")?;
+                // jq 1.6 takes the first operand as the program file whatever follows
+                // `-f`; 1.7 takes the word after it. Both agree only when `-f FILE`
+                // comes before every operand, so that is the one form accepted.
+                if !positionals.is_empty() || program_file.is_some() {
+                    return Err("`jq -f FILE` must come before the input files, once".into());
+                }
+                let f = args
+                    .get(i)
+                    .filter(|f| !f.starts_with('-'))
+                    .ok_or("`jq -f` needs a file")?;
                 i += 1;
                 program_file = Some(f.clone());
             }

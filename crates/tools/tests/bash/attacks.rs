@@ -417,7 +417,16 @@ pub const BLOCKED: &[(&str, &str)] = &[
         "jq --from-file /etc/passwd docs/config.json",
         "absolute path",
     ),
-    ("jq -f docs/notes.txt -f x docs/config.json", "cannot read"),
+    (
+        "jq -f docs/notes.txt -f x docs/config.json",
+        "before the input files, once",
+    ),
+    (
+        "jq docs/config.json -f docs/notes.txt",
+        "before the input files, once",
+    ),
+    ("jq -f -r docs/config.json", "needs a file"),
+    ("ag -t SECRET", "ignore rules"),
     ("jq . /etc/passwd", "absolute path"),
     ("jq . .env", "masked"),
     ("jq . link_out/sentinel.txt", "outside"),

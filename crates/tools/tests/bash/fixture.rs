@@ -132,6 +132,7 @@ impl Fixture {
         write(&repo, "docs/numbers.txt", "3\n1\n2\n10\n");
         write(&repo, ".gitattributes", "*.go diff=evil filter=evil\n");
         write(&repo, "docs/config.json", CONFIG_JSON);
+        write(&repo, "docs/name.jq", ".name\n");
         write(
             &repo,
             "docs/SHA256SUMS",

@@ -220,7 +220,7 @@ pub fn cases() -> Vec<(&'static str, String)> {
             "git show HEAD:go.mod",
             s("module example.com/relay\n\ngo 1.22\n"),
         ),
-        ("git ls-files | wc -l", s("17\n")),
+        ("git ls-files | wc -l", s("18\n")),
         (
             "git ls-files internal",
             s("internal/brain/brain.go\ninternal/brain/plan.go\ninternal/model/issue.go\n"),
@@ -355,6 +355,7 @@ pub fn cases() -> Vec<(&'static str, String)> {
         ),
         ("jq '.ports | length' docs/config.json", s("2\n")),
         ("cat docs/config.json | jq -r .version", s("1.2.0\n")),
+        ("jq -r -f docs/name.jq docs/config.json", s("relay\n")),
         (
             "jq -r --arg k brain '.deps[$k]' docs/config.json",
             s("1.0\n"),
