@@ -5,14 +5,16 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-use crate::fixture::{Fixture, KEY_SECRET, SECRET, SENTINEL};
+use crate::fixture::{Fixture, KEY_SECRET, SECRET, SENTINEL, TOKEN};
 
 const PROGRAMS: &[&str] = &[
     "cat", "head", "tail", "wc", "nl", "grep", "egrep", "rg", "find", "ls", "tree", "sed", "awk",
     "sort", "uniq", "cut", "tr", "file", "stat", "du", "xargs", "basename", "dirname", "git",
     "diff", "cd", "echo", "true", "false", "pwd", "rm", "sh", "bash", "python3", "eval", "exec",
     "curl", "tee", "less", "env", "/bin/sh", "./x", "mv", "perl", "source", "sudo", "nohup",
-    "LC_ALL=C", "X=1", "busybox", "gawk",
+    "LC_ALL=C", "X=1", "busybox", "gawk", "jq", "od", "xxd", "hexdump", "sha256sum", "md5sum",
+    "base64", "column", "fd", "ag", "git config", "git stash", "git remote", "git reflog",
+    "git worktree", "git cat-file",
 ];
 
 const ARGS: &[&str] = &[
@@ -79,6 +81,41 @@ const ARGS: &[&str] = &[
     "\\;",
     "{}",
     "+",
+    // Issue 15: the new programs' and git read forms' dangerous pieces.
+    "env",
+    "'$ENV'",
+    "input_filename",
+    "--rawfile",
+    "--slurpfile",
+    "--from-file",
+    "-x",
+    "-X",
+    "--exec",
+    "--pager",
+    "-u",
+    "{go.mod,.env}",
+    "{docs,..}/x",
+    "<(cat .env)",
+    ".git/config",
+    ".git",
+    "--get",
+    "--list",
+    "--global",
+    "--file",
+    "--unset",
+    "--edit",
+    "pop",
+    "drop",
+    "list",
+    "show",
+    "expire",
+    "add",
+    "-v",
+    "--batch",
+    "HEAD",
+    "docs/evil.sha256",
+    "docs/config.json",
+    "'.name'",
 ];
 
 const SEPS: &[&str] = &[
@@ -192,7 +229,7 @@ fn random_command_lines_run_for_real_never_leak_or_write() {
     runner
         .run(&command_line(), |cmd| {
             if let Ok(out) = f.run(&cmd) {
-                for bad in [SENTINEL, SECRET, KEY_SECRET, "root:x:0:0"] {
+                for bad in [SENTINEL, SECRET, KEY_SECRET, TOKEN, "root:x:0:0"] {
                     prop_assert!(
                         !out.text.contains(bad),
                         "`{}` leaked `{}`: {}",
