@@ -313,15 +313,7 @@ pub fn vet(
             continue;
         }
         // A positional: `rev:path`, an existing path, or a revision.
-        if a.contains(':')
-            && a.split([':', '/'])
-                .any(|piece| secrets::secret_name_reason(piece).is_some())
-        {
-            return Err(Blocked::secrets(format!(
-                "`{}` names a file on the secrets list, which is never shown to the model",
-                escape_for_display(a)
-            )));
-        }
+        check_rev_path(a)?;
         if a.starts_with('/') || a == ".." || a.starts_with("../") || a.starts_with('~') {
             sub_ctx.check_path(a, "git")?;
             sub_ctx
@@ -407,6 +399,21 @@ fn forced(drivers: &[String]) -> Vec<String> {
     }
     out.push("--no-pager".into());
     out
+}
+
+/// Refuses `REV:path` (or `:path`, `:0:path`) when any component of it is a secret name:
+/// git shows the committed contents, which no path check on the working tree can see.
+fn check_rev_path(a: &str) -> Result<(), Blocked> {
+    if a.contains(':')
+        && a.split([':', '/'])
+            .any(|piece| secrets::secret_name_reason(piece).is_some())
+    {
+        return Err(Blocked::secrets(format!(
+            "`{}` names a file on the secrets list, which is never shown to the model",
+            escape_for_display(a)
+        )));
+    }
+    Ok(())
 }
 
 /// `git cat-file -t REV`, run directly with the safe settings (it reads, never executes).
@@ -615,15 +622,7 @@ fn vet_cat_file(rest: &[String], ctx: &Ctx<'_>, git_bin: &str) -> Result<Vec<Str
         return Err("`git cat-file -p|-t|-s|-e` takes one object; the `TYPE OBJECT` form is not supported, use -p".into());
     }
     for o in &objects {
-        if o.contains(':')
-            && o.split([':', '/'])
-                .any(|piece| secrets::secret_name_reason(piece).is_some())
-        {
-            return Err(Blocked::secrets(format!(
-                "`{}` names a file on the secrets list, which is never shown to the model",
-                escape_for_display(o)
-            )));
-        }
+        check_rev_path(o)?;
         // Contents reached without a path (an id, a tag peeled to a blob) bypass the
         // secrets rule; `REV:path` was checked above.
         if mode == Some("-p")
