@@ -10,13 +10,16 @@
 //! 2. parse ([`parse::parse`]): tree-sitter-bash, unknown node kinds refused;
 //! 3. policy ([`policy::vet`]): per-program options and the meaning of each argument;
 //! 4. paths ([`policy::Ctx::check_path`]): [`RepoRoot`] containment and the secrets rule;
-//! 5. exec ([`exec::run`]): no shell, empty environment, stdin closed;
+//! 5. exec ([`exec::run`]): no shell, empty environment, stdin closed; every stage's
+//!    output loses the credentials it carries ([`redact`]) before it goes anywhere;
 //! 6. OS confinement: Landlock rules ([`confine`]) or bubblewrap namespaces, over rlimits
 //!    and `no_new_privs`;
 //! 7. limits: timeout with the process tree killed, output cap at a line boundary.
 //!
-//! Globs are expanded here, inside the repository, and `$(…)` runs the inner command
-//! through the same layers; the expanded argument list is vetted again before anything runs.
+//! Globs and brace lists are expanded here, inside the repository, and `$(…)` runs the
+//! inner command through the same layers; the expanded argument list is vetted again before
+//! anything runs, and so is every command line `xargs` builds. A refusal is a
+//! [`refusal::Blocked`] naming the layer that refused.
 
 pub mod confine;
 pub mod exec;
