@@ -345,6 +345,44 @@ pub fn cases() -> Vec<(&'static str, String)> {
             s("3\n"),
         ),
         ("echo docs/config.json | xargs jq -r .name", s("relay\n")),
+        ("find docs -name '*.json' | xargs jq -r .name", s("relay\n")),
+        (
+            "git ls-files '*.go' | xargs wc -l | tail -1",
+            s(" 44 total\n"),
+        ),
+        (
+            "jq -c '.deps | to_entries[]' docs/config.json",
+            s("{\"key\":\"brain\",\"value\":\"1.0\"}\n{\"key\":\"store\",\"value\":\"2.1\"}\n"),
+        ),
+        ("od -An -tx1 -N4 go.mod", s(" 6d 6f 64 75\n")),
+        (
+            "hexdump -n 4 -e '4/1 \"%02x\" \"\\n\"' go.mod",
+            s("6d6f6475\n"),
+        ),
+        (
+            "xxd -s 7 -l 7 go.mod",
+            s("00000007: 6578 616d 706c 65                        example\n"),
+        ),
+        ("sha256sum -c docs/SHA256SUMS --quiet && echo ok", s("ok\n")),
+        ("git stash show -u --name-status", s("M\tREADME.md\n")),
+        (
+            "git reflog -3 --format='%gd %gs'",
+            s("HEAD@{0} reset: moving to HEAD\nHEAD@{1} commit (initial): initial import\n"),
+        ),
+        (
+            "git remote get-url --push origin",
+            s("https://***@example.com/relay.git\n"),
+        ),
+        (
+            "cat docs/{notes,numbers}.txt | sort -n | head -2",
+            s("alpha\nbeta\n"),
+        ),
+        (
+            "grep -rn --include=*.{go,md} TODO . | sort",
+            s(
+                "./README.md:4:TODO: write docs\n./internal/brain/plan.go:13:// TODO: validate names\n",
+            ),
+        ),
         // Issue 15: more read-only programs.
         ("jq -r .name docs/config.json", s("relay\n")),
         ("jq .env docs/config.json", s("\"prod\"\n")),
