@@ -88,9 +88,23 @@ fn main() {
         eprintln!("cannot copy the fixture: {e}");
         return;
     }
+    // A JSON file for jq (the fixture has none).
+    if let Err(e) = std::fs::write(repo.join("package.json"), "{\"name\": \"relay\"}\n") {
+        eprintln!("cannot write package.json: {e}");
+        return;
+    }
     git(&repo, &["init", "-q"]);
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-q", "-m", "fixture"]);
+    git(
+        &repo,
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://bot:t0ken@example.com/relay.git",
+        ],
+    );
     let root = match RepoRoot::new(&repo) {
         Ok(r) => r,
         Err(e) => {
@@ -117,6 +131,22 @@ fn main() {
             "git log --oneline -5",
             vec!["git", "log", "--oneline", "-5"],
         ),
+        // Issue 15's additions: a git read form whose output is redacted, a brace list
+        // expanded by the tool, and the new readers.
+        ("git remote -v", vec!["git", "remote", "-v"]),
+        (
+            "git config --get remote.origin.url",
+            vec!["git", "config", "--get", "remote.origin.url"],
+        ),
+        (
+            "ls -d internal/{brain,store}",
+            vec!["ls", "-d", "internal/brain", "internal/store"],
+        ),
+        (
+            "jq -r .name package.json",
+            vec!["jq", "-r", ".name", "package.json"],
+        ),
+        ("sha256sum go.mod", vec!["sha256sum", "go.mod"]),
     ];
     for (label, confinement) in [
         ("default (auto)", Confinement::Auto),

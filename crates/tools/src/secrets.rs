@@ -9,29 +9,109 @@
 use std::fs::Metadata;
 use std::path::Path;
 
+/// How a secret name is recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameMatch {
+    /// The whole name (`.netrc`).
+    Exact(&'static str),
+    /// Names that start with this (`id_rsa`, `.env.`).
+    Prefix(&'static str),
+    /// Names that end with this (`.pem`).
+    Suffix(&'static str),
+}
+
+/// One entry of the contract's secrets list (CONTRACT.md section 2). The file rule
+/// ([`secret_name_reason`]) and the search masks of `bash` ([`SecretRule::glob`], used for
+/// grep's `--exclude`, rg's `--glob=!`, ag's `--ignore` and git's exclude pathspecs) are
+/// both derived from [`SECRETS`], so the two cannot drift apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecretRule {
+    /// The names it covers.
+    pub pattern: NameMatch,
+    /// Exact names the pattern covers that are not secret (`.env.example`).
+    pub except_names: &'static [&'static str],
+    /// A suffix that makes a covered name not secret (`.pub` for public keys).
+    pub except_suffix: Option<&'static str>,
+    /// Why such files are secret, for the model.
+    pub why: &'static str,
+}
+
+const ENV_WHY: &str = "environment files hold credentials";
+const KEY_WHY: &str = "key and certificate files hold private keys";
+const SSH_WHY: &str = "SSH private keys are secret";
+const STORE_WHY: &str = "credential stores are secret";
+
+const fn rule(pattern: NameMatch, why: &'static str) -> SecretRule {
+    SecretRule {
+        pattern,
+        except_names: &[],
+        except_suffix: None,
+        why,
+    }
+}
+
+const fn ssh(prefix: &'static str) -> SecretRule {
+    SecretRule {
+        pattern: NameMatch::Prefix(prefix),
+        except_names: &[],
+        except_suffix: Some(".pub"),
+        why: SSH_WHY,
+    }
+}
+
+/// The secrets list, one entry per item of the contract.
+pub const SECRETS: [SecretRule; 11] = [
+    rule(NameMatch::Exact(".env"), ENV_WHY),
+    SecretRule {
+        pattern: NameMatch::Prefix(".env."),
+        except_names: &[".env.example", ".env.sample", ".env.template"],
+        except_suffix: None,
+        why: ENV_WHY,
+    },
+    rule(NameMatch::Suffix(".pem"), KEY_WHY),
+    rule(NameMatch::Suffix(".key"), KEY_WHY),
+    rule(NameMatch::Suffix(".p12"), KEY_WHY),
+    ssh("id_rsa"),
+    ssh("id_ecdsa"),
+    ssh("id_ed25519"),
+    rule(NameMatch::Exact(".netrc"), STORE_WHY),
+    rule(NameMatch::Exact(".pgpass"), STORE_WHY),
+    rule(NameMatch::Exact(".git-credentials"), STORE_WHY),
+];
+
+impl SecretRule {
+    /// Whether the file named `name` is secret by this rule.
+    pub fn matches(&self, name: &str) -> bool {
+        let covered = match self.pattern {
+            NameMatch::Exact(n) => name == n,
+            NameMatch::Prefix(p) => name.starts_with(p),
+            NameMatch::Suffix(s) => name.ends_with(s),
+        };
+        covered
+            && !self.except_names.contains(&name)
+            && !self.except_suffix.is_some_and(|s| name.ends_with(s))
+    }
+
+    /// The glob (on a file's base name) that masks every name this rule covers. A glob
+    /// cannot express the exceptions, so it masks them too: searches skip `.env.example`
+    /// and `id_rsa.pub`, which `read` and `cat` still show.
+    pub fn glob(&self) -> String {
+        match self.pattern {
+            NameMatch::Exact(n) => n.to_string(),
+            NameMatch::Prefix(p) => format!("{p}*"),
+            NameMatch::Suffix(s) => format!("*{s}"),
+        }
+    }
+}
+
+/// The base-name globs of every rule, in table order.
+pub fn secret_globs() -> impl Iterator<Item = String> {
+    SECRETS.iter().map(SecretRule::glob)
+}
+
 /// Why the file named `name` is secret, or `None` when its name is not on the list.
 pub fn secret_name_reason(name: &str) -> Option<&'static str> {
-    const OK_ENV: [&str; 3] = [".env.example", ".env.sample", ".env.template"];
-    if name == ".env" || (name.starts_with(".env.") && !OK_ENV.contains(&name)) {
-        return Some("environment files hold credentials");
-    }
-    if [".pem", ".key", ".p12"]
-        .iter()
-        .any(|ext| name.ends_with(ext))
-    {
-        return Some("key and certificate files hold private keys");
-    }
-    if ["id_rsa", "id_ecdsa", "id_ed25519"]
-        .iter()
-        .any(|p| name.starts_with(p))
-        && !name.ends_with(".pub")
-    {
-        return Some("SSH private keys are secret");
-    }
-    if matches!(name, ".netrc" | ".pgpass" | ".git-credentials") {
-        return Some("credential stores are secret");
-    }
-    None
+    SECRETS.iter().find(|r| r.matches(name)).map(|r| r.why)
 }
 
 /// Whether the last component of `path` names a secret file.
@@ -115,6 +195,71 @@ mod tests {
         ] {
             assert!(secret_name_reason(n).is_none(), "{n} should be allowed");
         }
+    }
+
+    /// Every item of CONTRACT.md's list, with names it covers and names it does not: the
+    /// file rule and the search globs derived from the same table agree on all of them
+    /// (the globs may only mask more, never less).
+    #[test]
+    fn the_file_rule_and_the_search_globs_agree_on_the_contract_list() {
+        let contract: [(&str, &[&str], &[&str]); 11] = [
+            (".env", &[".env"], &["env", "a.env.go"]),
+            (
+                ".env.*",
+                &[".env.local", ".env.production"],
+                &[".env.example", ".env.sample", ".env.template"],
+            ),
+            ("*.pem", &["server.pem", ".pem"], &["pem.go"]),
+            ("*.key", &["tls.key"], &["keys.go", "key"]),
+            ("*.p12", &["cert.p12"], &["p12.txt"]),
+            ("id_rsa*", &["id_rsa", "id_rsa_work"], &["id_rsa.pub"]),
+            (
+                "id_ecdsa*",
+                &["id_ecdsa", "id_ecdsa_work"],
+                &["id_ecdsa.pub"],
+            ),
+            ("id_ed25519*", &["id_ed25519"], &["id_ed25519.pub"]),
+            (".netrc", &[".netrc"], &["netrc"]),
+            (".pgpass", &[".pgpass"], &["pgpass.go"]),
+            (
+                ".git-credentials",
+                &[".git-credentials"],
+                &["git-credentials.md"],
+            ),
+        ];
+        let globs: Vec<globset::GlobMatcher> = secret_globs()
+            .map(|g| globset::Glob::new(&g).unwrap().compile_matcher())
+            .collect();
+        let masked_by_glob = |n: &str| globs.iter().any(|g| g.is_match(n));
+        assert_eq!(
+            secret_globs().collect::<Vec<_>>(),
+            contract
+                .iter()
+                .map(|(g, _, _)| g.to_string())
+                .collect::<Vec<_>>(),
+            "one glob per contract entry, in the contract's order"
+        );
+        for (entry, secret, fine) in contract {
+            for n in secret {
+                assert!(
+                    secret_name_reason(n).is_some(),
+                    "{entry}: {n} should be secret"
+                );
+                assert!(
+                    masked_by_glob(n),
+                    "{entry}: {n} should be masked in searches"
+                );
+            }
+            for n in fine {
+                assert!(
+                    secret_name_reason(n).is_none(),
+                    "{entry}: {n} should be shown"
+                );
+            }
+        }
+        // The exceptions are masked by the globs (a glob cannot except them) but shown by
+        // the file rule; nothing else differs.
+        assert!(masked_by_glob(".env.example") && masked_by_glob("id_rsa.pub"));
     }
 
     #[test]

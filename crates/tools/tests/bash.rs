@@ -12,5 +12,7 @@ mod fixture;
 mod fuzz;
 #[path = "bash/honest.rs"]
 mod honest;
+#[path = "bash/measure.rs"]
+mod measure;
 #[path = "bash/os_level.rs"]
 mod os_level;

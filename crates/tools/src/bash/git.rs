@@ -15,6 +15,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use super::policy::{Blocked, Ctx};
+use super::redact::{self, OutputFilter};
 use crate::root::escape_for_display;
 use crate::secrets;
 
@@ -42,22 +43,13 @@ const READ_SUBS: [&str; 17] = [
     "show-branch",
 ];
 
+/// Subcommands with a write form, allowed only in their read forms ([`vet_read_form`]).
+const READ_FORMS: [&str; 6] = [
+    "remote", "cat-file", "stash", "config", "reflog", "worktree",
+];
+
 /// Subcommands whose output can show file contents and that take pathspecs after `--`.
 const CONTENT_SUBS: [&str; 4] = ["log", "show", "diff", "grep"];
-
-const SECRET_PATHSPECS: [&str; 11] = [
-    "**/.env",
-    "**/.env.*",
-    "**/*.pem",
-    "**/*.key",
-    "**/*.p12",
-    "**/id_rsa*",
-    "**/id_ecdsa*",
-    "**/id_ed25519*",
-    "**/.netrc",
-    "**/.pgpass",
-    "**/.git-credentials",
-];
 
 /// Settings forced on every git run; `-c` outranks every config file.
 const FORCED: [&str; 17] = [
@@ -158,22 +150,37 @@ pub fn driver_overrides<'a>(
     })
 }
 
-/// Checks `git ARGS` and returns the arguments to run (with the forced settings) and the
-/// extra environment.
+/// A vetted git command line.
+#[derive(Debug)]
+pub struct Vetted {
+    /// The arguments to run, the forced settings included.
+    pub args: Vec<String>,
+    /// The extra environment.
+    pub env: Env,
+    /// How its output is redacted.
+    pub filter: OutputFilter,
+}
+
+/// Checks `git ARGS` and returns the arguments to run (with the forced settings), the
+/// extra environment and the output filter.
 pub fn vet(
     args: &[String],
     ctx: &Ctx<'_>,
     drivers: &[String],
     git_bin: &str,
-) -> Result<(Vec<String>, Env), Blocked> {
+) -> Result<Vetted, Blocked> {
     let dotgit = ctx.root.path().join(".git");
     match std::fs::symlink_metadata(&dotgit) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
-            return Err("this repository's `.git` is a link or a file that may point outside it, so git is not available here; use grep, find and the read tool".into());
+            return Err(Blocked::unavailable(
+                "this repository's `.git` is a link or a file that may point outside it, so git is not available here; use grep, find and the read tool",
+            ));
         }
         Err(_) => {
-            return Err("this directory is not a git repository, so git is not available; use grep, find and the read tool".into());
+            return Err(Blocked::unavailable(
+                "this directory is not a git repository, so git is not available; use grep, find and the read tool",
+            ));
         }
     }
     let mut globals: Vec<String> = Vec::new();
@@ -197,7 +204,7 @@ pub fn vet(
             "-C" => {
                 let dir = args.get(i).ok_or("`git -C` needs a directory")?;
                 i += 1;
-                cwd = ctx.check_dir(dir).map_err(|e| format!("git -C: {e}"))?;
+                cwd = ctx.check_dir(dir).map_err(|e| e.context("git -C"))?;
                 globals.push("-C".into());
                 globals.push(dir.clone());
             }
@@ -215,7 +222,8 @@ pub fn vet(
                 return Err(format!(
                     "`git {}` points git at other files; it is not allowed",
                     escape_for_display(s)
-                ));
+                )
+                .into());
             }
             "-p" | "--paginate" => {
                 return Err(
@@ -226,7 +234,8 @@ pub fn vet(
                 return Err(format!(
                     "`git` option `{}` is not supported before the subcommand",
                     escape_for_display(other)
-                ));
+                )
+                .into());
             }
         }
     }
@@ -234,15 +243,27 @@ pub fn vet(
         .get(i)
         .ok_or("`git` needs a subcommand, such as `git log --oneline -20`")?;
     i += 1;
-    if !READ_SUBS.contains(&sub.as_str()) {
-        return Err(unknown_sub(sub));
-    }
     let sub_ctx = Ctx {
         root: ctx.root,
         cwd: &cwd,
         masked: ctx.masked,
     };
     let rest = &args[i..];
+    if READ_FORMS.contains(&sub.as_str()) {
+        let (sub_args, filter) = vet_read_form(sub, rest, &sub_ctx, git_bin)?;
+        let mut out = forced(drivers);
+        out.extend(globals);
+        out.push(sub.clone());
+        out.extend(sub_args);
+        return Ok(Vetted {
+            args: out,
+            env: env(ctx),
+            filter,
+        });
+    }
+    if !READ_SUBS.contains(&sub.as_str()) {
+        return Err(unknown_sub(sub));
+    }
     // Options and revisions keep their order (`-L 4,4`, `-n 5`); paths go after `--`.
     let mut revs: Vec<String> = Vec::new();
     let mut paths: Vec<String> = Vec::new();
@@ -292,21 +313,13 @@ pub fn vet(
             continue;
         }
         // A positional: `rev:path`, an existing path, or a revision.
-        if a.contains(':')
-            && a.split([':', '/'])
-                .any(|piece| secrets::secret_name_reason(piece).is_some())
-        {
-            return Err(format!(
-                "`{}` names a file on the secrets list, which is never shown to the model",
-                escape_for_display(a)
-            ));
-        }
+        check_rev_path(a)?;
         if a.starts_with('/') || a == ".." || a.starts_with("../") || a.starts_with('~') {
             sub_ctx.check_path(a, "git")?;
             sub_ctx
                 .root
                 .check_lexical(&sub_ctx.join(a))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Blocked::path(e.to_string()))?;
         }
         if sub_ctx.root.resolve(&sub_ctx.join(a)).is_ok() && !a.contains(':') {
             sub_ctx.check_path(a, "git")?;
@@ -320,10 +333,10 @@ pub fn vet(
         for r in &revs {
             let hexish = r.len() >= 4 && r.chars().all(|c| c.is_ascii_hexdigit());
             if hexish && object_type(git_bin, ctx, r).as_deref() == Some("blob") {
-                return Err(format!(
+                return Err(Blocked::secrets(format!(
                     "`{}` is a file's contents (a blob) named by id, which bypasses the path checks; use `git show REV:path`",
                     escape_for_display(r)
-                ));
+                )));
             }
         }
     }
@@ -331,23 +344,15 @@ pub fn vet(
         "branch" | "tag" if revs.iter().any(|r| !r.starts_with('-')) && !list_mode => {
             return Err(format!(
                 "`git {sub} NAME` creates a {sub}; list them with `git {sub} --list 'PATTERN'`"
-            ));
+            )
+            .into());
         }
         "blame" | "annotate" if paths.len() > 1 => {
             return Err("`git blame` takes one file".into());
         }
         _ => {}
     }
-    let mut out: Vec<String> = Vec::new();
-    for f in FORCED {
-        out.push("-c".into());
-        out.push(f.into());
-    }
-    for d in drivers {
-        out.push("-c".into());
-        out.push(d.clone());
-    }
-    out.push("--no-pager".into());
+    let mut out = forced(drivers);
     out.extend(globals);
     out.push(sub.clone());
     match sub.as_str() {
@@ -364,8 +369,8 @@ pub fn vet(
     if CONTENT_SUBS.contains(&sub.as_str()) {
         out.push("--".into());
         out.extend(paths);
-        for p in SECRET_PATHSPECS {
-            out.push(format!(":(top,exclude,glob){p}"));
+        for g in secrets::secret_globs() {
+            out.push(format!(":(top,exclude,glob)**/{g}"));
         }
         for m in ctx.masked {
             out.push(format!(":(top,exclude,literal){m}"));
@@ -374,7 +379,41 @@ pub fn vet(
         out.push("--".into());
         out.extend(paths);
     }
-    Ok((out, env(ctx)))
+    Ok(Vetted {
+        args: out,
+        env: env(ctx),
+        filter: OutputFilter::Urls,
+    })
+}
+
+/// The `-c` settings every run gets, then `--no-pager`.
+fn forced(drivers: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in FORCED {
+        out.push("-c".into());
+        out.push(f.into());
+    }
+    for d in drivers {
+        out.push("-c".into());
+        out.push(d.clone());
+    }
+    out.push("--no-pager".into());
+    out
+}
+
+/// Refuses `REV:path` (or `:path`, `:0:path`) when any component of it is a secret name:
+/// git shows the committed contents, which no path check on the working tree can see.
+fn check_rev_path(a: &str) -> Result<(), Blocked> {
+    if a.contains(':')
+        && a.split([':', '/'])
+            .any(|piece| secrets::secret_name_reason(piece).is_some())
+    {
+        return Err(Blocked::secrets(format!(
+            "`{}` names a file on the secrets list, which is never shown to the model",
+            escape_for_display(a)
+        )));
+    }
+    Ok(())
 }
 
 /// `git cat-file -t REV`, run directly with the safe settings (it reads, never executes).
@@ -402,7 +441,7 @@ fn object_type(git_bin: &str, ctx: &Ctx<'_>, rev: &str) -> Option<String> {
 
 fn unknown_sub(sub: &str) -> Blocked {
     let shown = escape_for_display(sub);
-    match sub {
+    Blocked::program(match sub {
         "commit" | "add" | "rm" | "mv" | "reset" | "checkout" | "switch" | "restore" | "merge"
         | "rebase" | "cherry-pick" | "revert" | "stash" | "apply" | "am" | "clean" | "gc"
         | "prune" | "init" | "notes" | "worktree" | "update-index" | "update-ref"
@@ -421,7 +460,7 @@ fn unknown_sub(sub: &str) -> Blocked {
             "`git {shown}` is not allowed; the allowed subcommands are {}",
             READ_SUBS.join(", ")
         ),
-    }
+    })
 }
 
 /// Options refused for every subcommand, then per subcommand.
@@ -451,7 +490,7 @@ fn check_option(sub: &str, opt: &str) -> Result<(), Blocked> {
         _ => None,
     };
     if let Some(w) = why {
-        return Err(w);
+        return Err(w.into());
     }
     if !name.starts_with("--") {
         // Short options, possibly with an attached value (`-O<file>`, `-S<revs-file>`).
@@ -469,13 +508,421 @@ fn check_option(sub: &str, opt: &str) -> Result<(), Blocked> {
         if bad && matches!(sub, "branch" | "tag") {
             return Err(format!(
                 "`git {sub} {shown}` changes the repository; list with `git {sub} --list`"
-            ));
+            )
+            .into());
         }
         if bad {
             return Err(format!(
                 "`git {sub} {shown}` is not allowed here: it writes, runs or reads something outside the command. Drop it"
-            ));
+            ).into());
         }
     }
     Ok(())
+}
+
+/// The read forms of the subcommands in [`READ_FORMS`], each checked against an allowlist
+/// of its own (these subcommands write in most of their forms, so a denylist would have to
+/// know every one): `remote [-v]`, `remote get-url`, `cat-file -p|-t|-s|-e OBJECT`,
+/// `stash list|show`, `config --get|--get-all|--get-regexp|--list` (and `config get|list`),
+/// `reflog [show|list|exists]`, `worktree list`. Returns the arguments after the
+/// subcommand and how the output is redacted.
+fn vet_read_form(
+    sub: &str,
+    rest: &[String],
+    ctx: &Ctx<'_>,
+    git_bin: &str,
+) -> Result<(Vec<String>, OutputFilter), Blocked> {
+    let urls = OutputFilter::Urls;
+    match sub {
+        "remote" => vet_remote(rest).map(|a| (a, urls)),
+        "cat-file" => vet_cat_file(rest, ctx, git_bin).map(|a| (a, urls)),
+        "stash" => vet_stash(rest).map(|a| (a, urls)),
+        "config" => vet_config(rest, ctx),
+        "reflog" => vet_reflog(rest).map(|a| (a, urls)),
+        _ => vet_worktree(rest).map(|a| (a, urls)),
+    }
+}
+
+/// A name, revision or ref given to a read form: not an option.
+fn operand<'a>(sub: &str, a: &'a str) -> Result<&'a str, Blocked> {
+    if a.starts_with('-') {
+        return Err(format!(
+            "`git {sub}` option `{}` is not on the allowed list",
+            escape_for_display(a)
+        )
+        .into());
+    }
+    Ok(a)
+}
+
+fn vet_remote(rest: &[String]) -> Result<Vec<String>, Blocked> {
+    let words: Vec<&str> = rest.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        [] | ["-v"] | ["--verbose"] => Ok(rest.to_vec()),
+        ["get-url", more @ ..] => {
+            let mut names = 0;
+            for a in more {
+                match *a {
+                    "--push" | "--all" => {}
+                    other => {
+                        operand("remote get-url", other)?;
+                        names += 1;
+                    }
+                }
+            }
+            if names != 1 {
+                return Err("`git remote get-url` takes one remote name".into());
+            }
+            Ok(rest.to_vec())
+        }
+        ["show", ..] => Err(
+            "`git remote show` contacts the remote, and there is no network here; `git remote -v` lists the remotes and their URLs".into(),
+        ),
+        [verb, ..]
+            if matches!(
+                *verb,
+                "add" | "remove" | "rm" | "rename" | "set-url" | "set-head" | "set-branches"
+                    | "prune" | "update"
+            ) =>
+        {
+            Err(format!(
+                "`git remote {}` changes the repository's remotes; only `git remote -v` and `git remote get-url NAME` read them",
+                escape_for_display(verb)
+            ).into())
+        }
+        _ => Err("only `git remote`, `git remote -v` and `git remote get-url NAME` are allowed".into()),
+    }
+}
+
+fn vet_cat_file(rest: &[String], ctx: &Ctx<'_>, git_bin: &str) -> Result<Vec<String>, Blocked> {
+    let mut mode: Option<&str> = None;
+    let mut objects = Vec::new();
+    for a in rest {
+        match a.as_str() {
+            m @ ("-p" | "-t" | "-s" | "-e") => {
+                if mode.replace(m).is_some() {
+                    return Err("`git cat-file` takes one of -p, -t, -s, -e".into());
+                }
+            }
+            s if s.starts_with("--batch") || s == "--buffer" => {
+                return Err("`git cat-file --batch` reads object names from stdin; name the object: `git cat-file -p REV:path`".into());
+            }
+            "--textconv" | "--filters" => {
+                return Err(format!(
+                    "`git cat-file {a}` runs programs configured by the repository; use `git cat-file -p REV:path`"
+                ).into());
+            }
+            other => objects.push(operand("cat-file", other)?),
+        }
+    }
+    if mode.is_none() {
+        return Err("`git cat-file` needs -p (contents), -t (type), -s (size) or -e (exists), such as `git cat-file -p HEAD:go.mod`".into());
+    }
+    if objects.len() > 1 {
+        return Err("`git cat-file -p|-t|-s|-e` takes one object; the `TYPE OBJECT` form is not supported, use -p".into());
+    }
+    for o in &objects {
+        check_rev_path(o)?;
+        // Contents reached without a path (an id, a tag peeled to a blob) bypass the
+        // secrets rule; `REV:path` was checked above.
+        if mode == Some("-p")
+            && !o.contains(':')
+            && object_type(git_bin, ctx, o).as_deref() == Some("blob")
+        {
+            return Err(Blocked::secrets(format!(
+                "`{}` is a file's contents (a blob) named without its path, which bypasses the path checks; use `git cat-file -p REV:path`",
+                escape_for_display(o)
+            )));
+        }
+    }
+    Ok(rest.to_vec())
+}
+
+/// Options of `git stash list` and `git reflog show` (log options that never show a diff).
+fn log_listing_option(a: &str) -> bool {
+    let name = a.split_once('=').map(|(n, _)| n).unwrap_or(a);
+    matches!(
+        name,
+        "--oneline"
+            | "--format"
+            | "--pretty"
+            | "--date"
+            | "--max-count"
+            | "--abbrev-commit"
+            | "--no-abbrev-commit"
+            | "--relative-date"
+            | "--grep-reflog"
+            | "--author"
+            | "--since"
+            | "--until"
+    ) || (a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| c.is_ascii_digit()))
+        || (a.starts_with("-n") && a.len() > 2 && a[2..].chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Walks `rest` with `-n N` taking a value; everything else must be a listing option or
+/// an operand.
+fn listing_args(sub: &str, rest: &[String], max_operands: usize) -> Result<(), Blocked> {
+    let mut operands = 0;
+    let mut i = 0;
+    while i < rest.len() {
+        let a = rest[i].as_str();
+        i += 1;
+        if a == "-n" {
+            rest.get(i)
+                .filter(|v| v.chars().all(|c| c.is_ascii_digit()))
+                .ok_or_else(|| format!("`git {sub} -n` needs a number"))?;
+            i += 1;
+        } else if a.starts_with('-') {
+            if !log_listing_option(a) {
+                return Err(format!(
+                    "`git {sub}` option `{}` is not on the allowed list (allowed: --oneline --format= --pretty= --date= -n N --max-count= --abbrev-commit --relative-date --grep-reflog= --author= --since= --until=)",
+                    escape_for_display(a)
+                ).into());
+            }
+        } else {
+            operands += 1;
+        }
+    }
+    if operands > max_operands {
+        return Err(format!("`git {sub}` takes at most {max_operands} ref").into());
+    }
+    Ok(())
+}
+
+fn vet_stash(rest: &[String]) -> Result<Vec<String>, Blocked> {
+    let Some(verb) = rest.first().map(String::as_str) else {
+        return Err("`git stash` alone stashes the working tree away; list stashes with `git stash list` and look at one with `git stash show stash@{0}`".into());
+    };
+    match verb {
+        "list" => {
+            listing_args("stash list", &rest[1..], 0)?;
+            Ok(rest.to_vec())
+        }
+        "show" => {
+            let mut out = vec!["show".to_string()];
+            let mut shape = false;
+            let mut refs = 0;
+            for a in &rest[1..] {
+                match a.as_str() {
+                    "--stat" | "--name-only" | "--name-status" | "--numstat" | "--shortstat"
+                    | "--summary" | "--compact-summary" => shape = true,
+                    "-u" | "--include-untracked" | "--only-untracked" => {}
+                    "-p" | "--patch" | "-u1" => {
+                        return Err("`git stash show -p` prints stashed contents past the secrets mask; use `git diff stash@{0}^ stash@{0}`, which keeps masked files out".into());
+                    }
+                    s if s.starts_with('-') => {
+                        return Err(format!(
+                            "`git stash show` option `{}` is not on the allowed list (allowed: --stat --name-only --name-status --numstat --shortstat --summary -u); for the changes themselves use `git diff stash@{{0}}^ stash@{{0}}`",
+                            escape_for_display(s)
+                        ).into());
+                    }
+                    _ => refs += 1,
+                }
+                out.push(a.clone());
+            }
+            if refs > 1 {
+                return Err("`git stash show` takes one stash, such as `stash@{0}`".into());
+            }
+            // `stash.showPatch` in the repository's config would turn a bare `show` into
+            // a patch; an explicit shape wins over it.
+            if !shape {
+                out.insert(1, "--stat".into());
+            }
+            out.insert(1, "--no-ext-diff".into());
+            out.insert(2, "--no-textconv".into());
+            Ok(out)
+        }
+        _ => Err(format!(
+            "`git stash {}` changes the working tree, the index or the stash list; only `git stash list` and `git stash show` are allowed",
+            escape_for_display(verb)
+        ).into()),
+    }
+}
+
+fn vet_reflog(rest: &[String]) -> Result<Vec<String>, Blocked> {
+    match rest.first().map(String::as_str) {
+        Some("expire" | "delete") => Err(format!(
+            "`git reflog {}` rewrites the reflog; `git reflog` and `git reflog show REF` read it",
+            rest[0]
+        )
+        .into()),
+        Some("exists") => {
+            if rest.len() != 2 {
+                return Err("`git reflog exists` takes one ref".into());
+            }
+            operand("reflog exists", &rest[1])?;
+            Ok(rest.to_vec())
+        }
+        Some("list") if rest.len() == 1 => Ok(rest.to_vec()),
+        Some("show") => {
+            listing_args("reflog show", &rest[1..], 1)?;
+            Ok(rest.to_vec())
+        }
+        _ => {
+            listing_args("reflog", rest, 1)?;
+            let mut out = vec!["show".to_string()];
+            out.extend(rest.iter().cloned());
+            Ok(out)
+        }
+    }
+}
+
+fn vet_worktree(rest: &[String]) -> Result<Vec<String>, Blocked> {
+    match rest.first().map(String::as_str) {
+        Some("list") => {
+            for a in &rest[1..] {
+                if !matches!(a.as_str(), "--porcelain" | "-v" | "--verbose") {
+                    return Err(format!(
+                        "`git worktree list` option `{}` is not on the allowed list (allowed: --porcelain -v)",
+                        escape_for_display(a)
+                    ).into());
+                }
+            }
+            Ok(rest.to_vec())
+        }
+        Some(verb) => Err(format!(
+            "`git worktree {}` changes the repository's worktrees; only `git worktree list` is allowed",
+            escape_for_display(verb)
+        ).into()),
+        None => Err("use `git worktree list`".into()),
+    }
+}
+
+/// What a `git config` command line asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ConfigRead {
+    Get,
+    GetRegexp,
+    List,
+}
+
+/// `git config` in its reading forms only, always confined to the repository's own config
+/// file (`--local`, or a `--file` inside the repository) and without following
+/// `include.path`, which may name a file outside. Credential values are redacted.
+fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilter), Blocked> {
+    const WRITES: &str = "changes the configuration; only the reading forms (`--get NAME`, `--get-all NAME`, `--get-regexp RE`, `--list`) are allowed";
+    let mut action: Option<ConfigRead> = None;
+    fn set_action(a: ConfigRead, action: &mut Option<ConfigRead>) -> Result<(), Blocked> {
+        if action.replace(a).is_some_and(|old| old != a) {
+            return Err("`git config` takes one action".into());
+        }
+        Ok(())
+    }
+    let mut scoped = false;
+    let mut names: Vec<&str> = Vec::new();
+    let mut new_style = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let a = rest[i].as_str();
+        i += 1;
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (a, None),
+        };
+        match name {
+            "list" | "get" if i == 1 => {
+                new_style = true;
+                let act = if name == "list" {
+                    ConfigRead::List
+                } else {
+                    ConfigRead::Get
+                };
+                set_action(act, &mut action)?;
+            }
+            "set" | "unset" | "rename-section" | "remove-section" | "edit" if i == 1 => {
+                return Err(format!("`git config {name}` {WRITES}").into());
+            }
+            "--all" | "--regexp" if new_style => {
+                if name == "--regexp" {
+                    action = Some(ConfigRead::GetRegexp);
+                }
+            }
+            "--get" | "--get-all" => set_action(ConfigRead::Get, &mut action)?,
+            "--get-regexp" => set_action(ConfigRead::GetRegexp, &mut action)?,
+            "-l" | "--list" => set_action(ConfigRead::List, &mut action)?,
+            "--local" | "--worktree" => scoped = true,
+            "--show-origin" | "--show-scope" | "--name-only" | "--bool" | "--int"
+            | "--bool-or-int" | "--path" | "--expiry-date" | "--no-includes" => {}
+            "--type" | "--default" => {
+                if inline.is_none() {
+                    rest.get(i)
+                        .ok_or_else(|| format!("`git config {name}` needs a value"))?;
+                    i += 1;
+                }
+            }
+            "-f" | "--file" => {
+                let file = match inline {
+                    Some(v) => v.to_string(),
+                    None => {
+                        let v = rest
+                            .get(i)
+                            .cloned()
+                            .ok_or("`git config --file` needs a file")?;
+                        i += 1;
+                        v
+                    }
+                };
+                ctx.check_path(&file, "git config --file")?;
+                scoped = true;
+            }
+            "--global" | "--system" => {
+                return Err(Blocked::path(format!(
+                    "`git config {name}` reads configuration outside the repository (yours or the system's); only the repository's own settings may be read"
+                )));
+            }
+            "--blob" => {
+                return Err("`git config --blob` reads configuration from an object; use `git show REV:path` on the file".into());
+            }
+            "--includes" => {
+                return Err(Blocked::path(
+                    "`git config --includes` follows `include.path`, which may lead outside the repository; drop it",
+                ));
+            }
+            "-e" | "--edit" => {
+                return Err(format!("`git config {name}` opens an editor and {WRITES}").into());
+            }
+            "--add" | "--unset" | "--unset-all" | "--replace-all" | "--rename-section"
+            | "--remove-section" | "--fixed-value" => {
+                return Err(format!("`git config {name}` {WRITES}").into());
+            }
+            "-z" | "--null" => {
+                return Err("`git config -z` is not supported; drop it".into());
+            }
+            s if s.starts_with('-') => {
+                return Err(format!(
+                    "`git config` option `{}` is not on the allowed list (allowed: --get --get-all --get-regexp --list --local --worktree --file FILE --show-origin --show-scope --name-only --type= --default=)",
+                    escape_for_display(s)
+                ).into());
+            }
+            _ => names.push(a),
+        }
+    }
+    let action = match action {
+        Some(a) => a,
+        None if names.len() == 1 => ConfigRead::Get,
+        None if names.len() > 1 => {
+            return Err(format!("`git config NAME VALUE` {WRITES}").into());
+        }
+        None => {
+            return Err("`git config` needs a reading action, such as `git config --get remote.origin.url` or `git config --list`".into());
+        }
+    };
+    let max = if action == ConfigRead::List { 0 } else { 2 };
+    if names.len() > max || (action != ConfigRead::List && names.is_empty()) {
+        return Err("`git config --get NAME`, `--get-regexp REGEX` and `--list` take that many operands only".into());
+    }
+    let filter = match action {
+        ConfigRead::Get if names.first().is_some_and(|n| redact::is_credential_key(n)) => {
+            OutputFilter::GitConfigValues
+        }
+        ConfigRead::Get => OutputFilter::Urls,
+        ConfigRead::GetRegexp | ConfigRead::List => OutputFilter::GitConfigLines,
+    };
+    let mut out = rest.to_vec();
+    let at = usize::from(new_style);
+    out.insert(at, "--no-includes".into());
+    if !scoped {
+        out.insert(at, "--local".into());
+    }
+    Ok((out, filter))
 }

@@ -10,19 +10,25 @@
 //! 2. parse ([`parse::parse`]): tree-sitter-bash, unknown node kinds refused;
 //! 3. policy ([`policy::vet`]): per-program options and the meaning of each argument;
 //! 4. paths ([`policy::Ctx::check_path`]): [`RepoRoot`] containment and the secrets rule;
-//! 5. exec ([`exec::run`]): no shell, empty environment, stdin closed;
+//! 5. exec ([`exec::run`]): no shell, empty environment, stdin closed; every stage's
+//!    output loses the credentials it carries ([`redact`]) before it goes anywhere;
 //! 6. OS confinement: Landlock rules ([`confine`]) or bubblewrap namespaces, over rlimits
 //!    and `no_new_privs`;
 //! 7. limits: timeout with the process tree killed, output cap at a line boundary.
 //!
-//! Globs are expanded here, inside the repository, and `$(…)` runs the inner command
-//! through the same layers; the expanded argument list is vetted again before anything runs.
+//! Globs and brace lists are expanded here, inside the repository, and `$(…)` runs the
+//! inner command through the same layers; the expanded argument list is vetted again before
+//! anything runs, and so is every command line `xargs` builds. A refusal is a
+//! [`refusal::Blocked`] naming the layer that refused.
 
 pub mod confine;
 pub mod exec;
 pub mod git;
 pub mod parse;
 pub mod policy;
+pub mod readers;
+pub mod redact;
+pub mod refusal;
 pub mod scripts;
 
 use std::collections::HashMap;
@@ -39,6 +45,8 @@ use serde::Deserialize;
 use self::exec::{Input, Ran, Sandbox, Spawn};
 use self::parse::{Cmd, Redirect, Script, Word};
 use self::policy::{Ctx, Exec, Stage};
+use self::redact::OutputFilter;
+use self::refusal::Blocked;
 use crate::root::is_dangerous_char;
 use crate::{Finding, RepoRoot, Tool, ToolError, ToolOutput, args, secrets};
 
@@ -174,9 +182,9 @@ pub struct BashArgs {
     pub command: String,
 }
 
-fn blocked(why: impl AsRef<str>) -> ToolError {
-    let why = why.as_ref();
-    let mut s = format!("Command blocked: {why}");
+/// The model-facing error of a refusal: `Command blocked: <reason>`.
+fn blocked(why: Blocked) -> ToolError {
+    let mut s = format!("Command blocked: {}", why.reason());
     if !s.ends_with('.') {
         s.push('.');
     }
@@ -339,11 +347,20 @@ impl BashTool {
         }
     }
 
+    /// Masked files for the OS confinement: the secrets, and the repository's git config
+    /// (git itself runs with the whole repository; everything else sees its config only
+    /// through `git config`, which redacts credentials).
     fn masked_abs(&self) -> Vec<PathBuf> {
-        self.masked()
+        let mut out: Vec<PathBuf> = self
+            .masked()
             .iter()
             .map(|m| self.root.path().join(m))
-            .collect()
+            .collect();
+        let config = self.root.path().join(policy::GIT_CONFIG);
+        if config.symlink_metadata().is_ok_and(|m| m.is_file()) {
+            out.push(config);
+        }
+        out
     }
 
     fn masked(&self) -> &[String] {
@@ -358,7 +375,12 @@ impl BashTool {
             names.push("xargs");
             names
                 .into_iter()
-                .filter_map(|n| exec::find_program(n).map(|p| (n.to_string(), p)))
+                .filter_map(|n| {
+                    // Debian names fd's binary `fdfind`.
+                    let found = exec::find_program(n)
+                        .or_else(|| (n == "fd").then(|| exec::find_program("fdfind")).flatten());
+                    found.map(|p| (n.to_string(), p))
+                })
                 .collect()
         })
     }
@@ -379,11 +401,15 @@ impl BashTool {
     /// in order (builtins such as `cd` and `echo` included). A refusal is the same error
     /// [`BashTool::run`] gives.
     pub fn check(&self, command: &str) -> Result<Vec<String>, ToolError> {
-        let script = parse::parse(command).map_err(blocked)?;
+        self.vet_command(command).map_err(blocked)
+    }
+
+    /// [`BashTool::check`] with the typed refusal: which layer refused, and why.
+    pub fn vet_command(&self, command: &str) -> Result<Vec<String>, Blocked> {
+        let script = parse::parse(command)?;
         let mut cwd = ".".to_string();
         let mut programs = Vec::new();
-        self.precheck(&script, &mut cwd, &mut programs)
-            .map_err(blocked)?;
+        self.precheck(&script, &mut cwd, &mut programs)?;
         Ok(programs)
     }
 
@@ -418,7 +444,7 @@ impl BashTool {
         script: &Script,
         cwd: &mut String,
         programs: &mut Vec<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Blocked> {
         match script {
             Script::Seq(items) => items
                 .iter()
@@ -445,9 +471,9 @@ impl BashTool {
                     let stage = self.vet(&words, &cmd.assigns, &ctx)?;
                     match &stage {
                         Stage::Exec(e) => programs.push(e.program.clone()),
-                        Stage::Xargs { inner, .. } => {
+                        Stage::Xargs { target, .. } => {
                             programs.push("xargs".into());
-                            programs.push(inner.program.clone());
+                            programs.push(target[0].clone());
                         }
                         _ => programs.push(words[0].clone()),
                     }
@@ -467,33 +493,43 @@ impl BashTool {
         words: &[String],
         assigns: &[(String, String)],
         ctx: &Ctx<'_>,
-    ) -> Result<Stage, String> {
+    ) -> Result<Stage, Blocked> {
         if words.first().map(String::as_str) == Some("git") {
-            let git = self
-                .program("git")
-                .ok_or("git is not installed here; use grep and find")?;
+            let git = self.program("git").ok_or_else(|| {
+                Blocked::unavailable("git is not installed here; use grep and find")
+            })?;
             let drivers =
                 git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
-            let (args, env) = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
+            let vetted = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
             let mut all_env: Vec<(String, String)> = Vec::new();
             policy::vet(&["true".to_string()], assigns, ctx)?;
             all_env.extend(assigns.iter().cloned());
-            all_env.extend(env);
+            all_env.extend(vetted.env);
             return Ok(Stage::Exec(Exec {
                 program: "git".into(),
-                args,
+                args: vetted.args,
                 env: all_env,
+                filter: vetted.filter,
             }));
         }
-        policy::vet(words, assigns, ctx)
+        let stage = policy::vet(words, assigns, ctx)?;
+        if let Stage::Xargs { target, env, .. } = &stage {
+            // The target as typed must pass on its own; each command line with the items
+            // appended is vetted again when the items are known.
+            match self.vet(target, env, ctx)? {
+                Stage::Exec(_) | Stage::Echo(_) => {}
+                _ => return Err("`xargs` may feed programs and echo only".into()),
+            }
+        }
+        Ok(stage)
     }
 
-    fn check_redirects(&self, cmd: &Cmd, ctx: &Ctx<'_>) -> Result<(), String> {
+    fn check_redirects(&self, cmd: &Cmd, ctx: &Ctx<'_>) -> Result<(), Blocked> {
         for r in &cmd.redirects {
             if let Redirect::StdinFile(w) = r {
                 let target = match w {
                     Word::Lit(s) => s.clone(),
-                    _ => return Err("`<` needs a literal file name".into()),
+                    _ => return Err(Blocked::parse("`<` needs a literal file name")),
                 };
                 if target != "/dev/null" {
                     ctx.check_path(&target, "<")?;
@@ -503,7 +539,7 @@ impl BashTool {
         Ok(())
     }
 
-    fn expand_static(&self, w: &Word, cwd: &str) -> Result<Vec<String>, String> {
+    fn expand_static(&self, w: &Word, cwd: &str) -> Result<Vec<String>, Blocked> {
         match w {
             Word::Lit(s) => Ok(vec![s.clone()]),
             Word::Glob { pattern, text } => self.glob(pattern, text, cwd),
@@ -513,7 +549,7 @@ impl BashTool {
 
     /// Expands a glob inside the repository. Matches that start with `-` get `./` so they
     /// stay file names; masked files are left out.
-    fn glob(&self, pattern: &str, text: &str, cwd: &str) -> Result<Vec<String>, String> {
+    fn glob(&self, pattern: &str, text: &str, cwd: &str) -> Result<Vec<String>, Blocked> {
         let ctx = self.ctx(cwd);
         let base = ctx.cwd_abs();
         if pattern.starts_with('/') || pattern.starts_with('~') {
@@ -573,10 +609,10 @@ impl BashTool {
                     }
                 }
                 if next.len() > MAX_GLOB_MATCHES {
-                    return Err(format!(
+                    return Err(Blocked::limits(format!(
                         "the glob `{}` matches more than {MAX_GLOB_MATCHES} files; narrow it or use `grep -r --include=…`",
                         crate::root::escape_for_display(text)
-                    ));
+                    )));
                 }
             }
             current = next;
@@ -692,7 +728,7 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn script(&mut self, s: &Script) -> Result<i32, String> {
+    fn script(&mut self, s: &Script) -> Result<i32, Blocked> {
         if self.timed_out {
             return Ok(124);
         }
@@ -724,7 +760,7 @@ impl Run<'_> {
     }
 
     /// Runs `$(…)` and returns its output.
-    fn subst(&mut self, s: &Script) -> Result<String, String> {
+    fn subst(&mut self, s: &Script) -> Result<String, Blocked> {
         let saved_segments = std::mem::take(&mut self.segments);
         let saved_cwd = self.cwd.clone();
         let saved_last = self.last.clone();
@@ -741,7 +777,7 @@ impl Run<'_> {
         Ok(out)
     }
 
-    fn expand(&mut self, w: &Word) -> Result<Vec<String>, String> {
+    fn expand(&mut self, w: &Word) -> Result<Vec<String>, Blocked> {
         match w {
             Word::Subst { script, quoted } => {
                 let out = self.subst(script)?;
@@ -755,7 +791,7 @@ impl Run<'_> {
         }
     }
 
-    fn pipeline(&mut self, cmds: &[Cmd]) -> Result<(String, String, i32), String> {
+    fn pipeline(&mut self, cmds: &[Cmd]) -> Result<(String, String, i32), Blocked> {
         // Expand and vet every stage before starting the first.
         let mut stages = Vec::new();
         for cmd in cmds {
@@ -764,14 +800,14 @@ impl Run<'_> {
                 words.extend(self.expand(w)?);
             }
             if words.is_empty() {
-                return Err("the command is empty after expansion".into());
+                return Err(Blocked::parse("the command is empty after expansion"));
             }
             let ctx = self.tool.ctx(&self.cwd);
             self.tool.check_redirects(cmd, &ctx)?;
             let stage = self
                 .tool
                 .vet(&words, &cmd.assigns, &ctx)
-                .map_err(|e| format!("after expansion: {e}"))?;
+                .map_err(|e| e.context("after expansion"))?;
             stages.push((stage, cmd));
         }
         let single = stages.len() == 1;
@@ -831,15 +867,24 @@ impl Run<'_> {
                 Stage::Xargs {
                     null,
                     max_args,
-                    inner,
+                    target,
+                    env,
+                    files,
                 } => {
-                    search = is_search(&inner);
+                    search = is_search_words(&target);
                     let items = match std::mem::replace(&mut input, Input::Null) {
                         Input::Bytes(b) => b,
                         Input::File(p) => std::fs::read(&p).unwrap_or_default(),
                         Input::Null => Vec::new(),
                     };
-                    self.xargs(&items, null, max_args, &inner, merge)?
+                    let job = XargsJob {
+                        null,
+                        max_args,
+                        target: &target,
+                        env: &env,
+                        files,
+                    };
+                    self.xargs(&items, &job, merge)?
                 }
             };
             if ran.timed_out {
@@ -867,7 +912,7 @@ impl Run<'_> {
         Ok((clean_text(&stdout), stderr_all, status))
     }
 
-    fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, String> {
+    fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, Blocked> {
         let (name, mut args) = match e.program.as_str() {
             "egrep" => ("grep", vec!["-E".to_string()]),
             "fgrep" => ("grep", vec!["-F".to_string()]),
@@ -875,9 +920,9 @@ impl Run<'_> {
         };
         args.extend(e.args.iter().cloned());
         let program = self.tool.program(name).ok_or_else(|| {
-            format!(
+            Blocked::unavailable(format!(
                 "`{name}` is not installed on this machine; use grep, find or the read tool instead"
-            )
+            ))
         })?;
         let cwd = self.tool.ctx(&self.cwd).cwd_abs();
         // git gets no `/dev/null` covers: it would report every masked file as modified.
@@ -892,7 +937,7 @@ impl Run<'_> {
         } else {
             &self.sandbox
         };
-        exec::run(
+        let mut ran = exec::run(
             sandbox,
             Spawn {
                 program: &program,
@@ -904,48 +949,68 @@ impl Run<'_> {
                 deadline: self.deadline,
             },
         )
+        .map_err(Blocked::unavailable)?;
+        // Before the bytes reach the next stage: a later `cut` could take the `://`
+        // away that the URL rule looks for.
+        ran.stdout = redact::apply(std::mem::take(&mut ran.stdout), e.filter);
+        ran.stderr = redact::apply(std::mem::take(&mut ran.stderr), OutputFilter::Urls);
+        Ok(ran)
     }
 
-    /// Our own `xargs`: every item is checked as a path before it is passed on.
-    fn xargs(
-        &mut self,
-        items: &[u8],
-        null: bool,
-        max_args: Option<usize>,
-        inner: &Exec,
-        merge: bool,
-    ) -> Result<Ran, String> {
+    /// Our own `xargs`: the items are appended to the target in batches, and every
+    /// batch's command line is vetted as if it had been typed (options smuggled in as
+    /// items, paths out of the repository, masked files are refused) before the first
+    /// batch runs. For file readers, masked or outside items are skipped with a note.
+    fn xargs(&mut self, items: &[u8], job: &XargsJob<'_>, merge: bool) -> Result<Ran, Blocked> {
         let text = String::from_utf8_lossy(items);
-        let raw: Vec<&str> = if null {
+        let raw: Vec<&str> = if job.null {
             text.split('\0').filter(|s| !s.is_empty()).collect()
         } else {
             text.split_whitespace().collect()
         };
         let mut notes = String::new();
         let mut ok_items = Vec::new();
-        {
-            let ctx = self.tool.ctx(&self.cwd);
-            for item in raw {
-                match ctx.check_path(item, "xargs") {
-                    Ok(()) => ok_items.push(if item.starts_with('-') {
-                        format!("./{item}")
-                    } else {
-                        item.to_string()
-                    }),
-                    Err(why) => notes.push_str(&format!("xargs: skipped an item: {why}\n")),
-                }
+        let ctx = self.tool.ctx(&self.cwd);
+        for item in raw {
+            if !job.files {
+                ok_items.push(item.to_string());
+                continue;
             }
+            match ctx.check_path(item, "xargs") {
+                Ok(()) => ok_items.push(if item.starts_with('-') {
+                    format!("./{item}")
+                } else {
+                    item.to_string()
+                }),
+                Err(why) => notes.push_str(&format!("xargs: skipped an item: {why}\n")),
+            }
+        }
+        let batch = job.max_args.unwrap_or(2000).max(1);
+        let mut stages = Vec::new();
+        for chunk in ok_items.chunks(batch) {
+            let mut words = job.target.to_vec();
+            words.extend(chunk.iter().cloned());
+            let stage = self
+                .tool
+                .vet(&words, job.env, &ctx)
+                .map_err(|e| e.context("after xargs appended its input"))?;
+            stages.push(stage);
         }
         let mut total = Ran {
             status: Some(0),
             ..Ran::default()
         };
-        let batch = max_args.unwrap_or(2000).max(1);
         let mut statuses = Vec::new();
-        for chunk in ok_items.chunks(batch) {
-            let mut e = inner.clone();
-            e.args.extend(chunk.iter().cloned());
-            let ran = self.exec(&e, Input::Null, merge)?;
+        for stage in stages {
+            let ran = match stage {
+                Stage::Exec(e) => self.exec(&e, Input::Null, merge)?,
+                Stage::Echo(s) => Ran {
+                    stdout: s.into_bytes(),
+                    status: Some(0),
+                    ..Ran::default()
+                },
+                _ => return Err("`xargs` may feed programs and echo only".into()),
+            };
             total.stdout.extend(ran.stdout);
             total.stderr.extend(ran.stderr);
             total.timed_out |= ran.timed_out;
@@ -1031,8 +1096,30 @@ fn partial_note(used: bool) -> String {
 }
 
 fn is_search(e: &Exec) -> bool {
-    matches!(e.program.as_str(), "grep" | "egrep" | "fgrep" | "rg")
+    matches!(e.program.as_str(), "grep" | "egrep" | "fgrep" | "rg" | "ag")
         || (e.program == "git" && e.args.iter().any(|a| a == "grep"))
+}
+
+/// [`is_search`] for a command line as typed (program first).
+fn is_search_words(words: &[String]) -> bool {
+    match words.split_first() {
+        Some((program, args)) => is_search(&Exec {
+            program: program.clone(),
+            args: args.to_vec(),
+            env: Vec::new(),
+            filter: OutputFilter::Urls,
+        }),
+        None => false,
+    }
+}
+
+/// What one `xargs` stage does with its items.
+struct XargsJob<'a> {
+    null: bool,
+    max_args: Option<usize>,
+    target: &'a [String],
+    env: &'a [(String, String)],
+    files: bool,
 }
 
 /// Lossy UTF-8 with control, bidi and zero-width characters escaped (newlines and tabs kept).

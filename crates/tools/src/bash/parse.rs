@@ -84,11 +84,18 @@ impl Word {
     }
 }
 
-/// Why a command was refused; the text after `Command blocked: `.
-pub type Blocked = String;
+use super::refusal::Blocked;
+
+/// Why a construct was refused, as the model reads it; [`gate`] and [`parse`] turn it
+/// into a [`Blocked`] of their layer.
+pub type Why = String;
 
 /// Layer 1: size cap and character gate.
 pub fn gate(command: &str) -> Result<(), Blocked> {
+    gate_text(command).map_err(Blocked::input_gate)
+}
+
+fn gate_text(command: &str) -> Result<(), Why> {
     if command.trim().is_empty() {
         return Err(
             "the command is empty. Send a command such as `grep -rn Plan --include=*.go .`".into(),
@@ -145,6 +152,10 @@ fn brace_scan_hazard(command: &str) -> Option<char> {
 /// Layer 2: parses `command` into a [`Script`], refusing everything not on the allow-list.
 pub fn parse(command: &str) -> Result<Script, Blocked> {
     gate(command)?;
+    parse_text(command).map_err(Blocked::parse)
+}
+
+fn parse_text(command: &str) -> Result<Script, Why> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())
@@ -194,13 +205,15 @@ fn construct_name(kind: &str) -> Option<&'static str> {
         }
         "ansi_c_string" => "`$'…'` strings are not supported; use '…' or \"…\"",
         "translated_string" => "`$\"…\"` strings are not supported; use \"…\"",
-        "brace_expression" => "brace expansion `{a,b}` is not supported; write the words out",
+        "brace_expression" => {
+            "brace ranges `{1..3}` are not expanded here; write the words out (lists such as `{a,b}` are expanded)"
+        }
         "array" => "arrays are not supported",
         _ => return None,
     })
 }
 
-fn refuse_kind(kind: &str) -> Blocked {
+fn refuse_kind(kind: &str) -> Why {
     match construct_name(kind) {
         Some(why) => why.to_string(),
         None => format!(
@@ -215,7 +228,7 @@ impl Walker<'_> {
     }
 
     /// A `program` or the body of `$(…)`: statements separated by `;` or newlines.
-    fn statements(&self, n: Node<'_>, depth: usize) -> Result<Script, Blocked> {
+    fn statements(&self, n: Node<'_>, depth: usize) -> Result<Script, Why> {
         let mut items = Vec::new();
         let mut cursor = n.walk();
         for child in n.children(&mut cursor) {
@@ -250,7 +263,7 @@ impl Walker<'_> {
         })
     }
 
-    fn statement(&self, n: Node<'_>, depth: usize) -> Result<Script, Blocked> {
+    fn statement(&self, n: Node<'_>, depth: usize) -> Result<Script, Why> {
         match n.kind() {
             "list" => {
                 let mut acc: Option<Script> = None;
@@ -307,7 +320,7 @@ impl Walker<'_> {
     }
 
     /// A command, possibly wrapped in a `redirected_statement`.
-    fn simple(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Blocked> {
+    fn simple(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Why> {
         match n.kind() {
             "command" => self.command(n, depth),
             "redirected_statement" => {
@@ -329,7 +342,7 @@ impl Walker<'_> {
         }
     }
 
-    fn command(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Blocked> {
+    fn command(&self, n: Node<'_>, depth: usize) -> Result<Cmd, Why> {
         let mut cmd = Cmd::default();
         let mut cursor = n.walk();
         for child in n.children(&mut cursor) {
@@ -378,7 +391,7 @@ impl Walker<'_> {
                     if cmd.words.is_empty() {
                         return Err(refuse_kind(child.kind()));
                     }
-                    cmd.words.push(self.word(child, depth)?);
+                    cmd.words.extend(self.words(child, depth)?);
                 }
             }
         }
@@ -388,7 +401,7 @@ impl Walker<'_> {
         Ok(cmd)
     }
 
-    fn redirect(&self, n: Node<'_>, depth: usize) -> Result<Redirect, Blocked> {
+    fn redirect(&self, n: Node<'_>, depth: usize) -> Result<Redirect, Why> {
         let mut fd: Option<String> = None;
         let mut op = String::new();
         let mut dest: Option<Node<'_>> = None;
@@ -428,9 +441,22 @@ impl Walker<'_> {
         }
     }
 
+    /// One argument node into its [`Word`]s: more than one when it has a brace list
+    /// (`internal/{brain,store}`), which we expand ourselves.
+    fn words(&self, n: Node<'_>, depth: usize) -> Result<Vec<Word>, Why> {
+        if matches!(n.kind(), "word" | "concatenation") {
+            self.check_plain(n)?;
+            if let Some(expanded) = expand_braces(self.text(n))? {
+                return expanded.iter().map(|w| lex_word(w)).collect();
+            }
+        }
+        Ok(vec![self.word(n, depth)?])
+    }
+
     /// One argument node into a [`Word`].
-    fn word(&self, n: Node<'_>, depth: usize) -> Result<Word, Blocked> {
+    fn word(&self, n: Node<'_>, depth: usize) -> Result<Word, Why> {
         match n.kind() {
+            "process_substitution" => return Err(process_substitution(self.text(n))),
             "command_substitution" => return self.subst(n, depth, false),
             "string" => {
                 let mut c = n.walk();
@@ -448,7 +474,7 @@ impl Walker<'_> {
         lex_word(self.text(n))
     }
 
-    fn subst(&self, n: Node<'_>, depth: usize, quoted: bool) -> Result<Word, Blocked> {
+    fn subst(&self, n: Node<'_>, depth: usize, quoted: bool) -> Result<Word, Why> {
         if depth >= MAX_SUBST_DEPTH {
             return Err("`$(…)` is nested too deeply".into());
         }
@@ -463,7 +489,7 @@ impl Walker<'_> {
     }
 
     /// Every node under an argument must be a plain piece of text.
-    fn check_plain(&self, n: Node<'_>) -> Result<(), Blocked> {
+    fn check_plain(&self, n: Node<'_>) -> Result<(), Why> {
         match n.kind() {
             "word" | "raw_string" | "string_content" | "number" => {}
             "string" | "concatenation" => {
@@ -481,13 +507,123 @@ impl Walker<'_> {
     }
 }
 
+/// Most words one brace expansion may give.
+pub const MAX_BRACE_WORDS: usize = 64;
+
+/// The refusal for `<(…)`, naming the equivalent when there is one: `<(git show REV:PATH)`
+/// (comparing a file with an older version of it) is `git diff REV -- PATH`.
+fn process_substitution(text: &str) -> Why {
+    let inner = text
+        .trim_start_matches(['<', '>'])
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    if let ["git", "show", spec] = words.as_slice()
+        && let Some((rev, path)) = spec.split_once(':')
+        && !rev.is_empty()
+        && !path.is_empty()
+    {
+        return format!(
+            "process substitution `<(…)` needs a shell, which is never run here; to compare `{path}` with its version at `{rev}`, use `git diff {rev} -- {path}`"
+        );
+    }
+    "process substitution `<(…)` needs a shell, which is never run here; compare a file with an older version with `git diff REV -- FILE`, or run the inner command on its own".into()
+}
+
+/// Brace expansion of one word's source text, done here as bash would (before quote
+/// removal and globbing): `internal/{brain,store}` gives `internal/brain internal/store`.
+/// Only lists of plain words (letters, digits, `. _ - / * ?`, possibly empty) are expanded;
+/// nested lists, quotes or expansions inside the braces are refused, and so is a result of
+/// more than [`MAX_BRACE_WORDS`] words. `None` when the word has no unquoted brace list
+/// (`{}`, `stash@{0}` and quoted braces stay literal). Every word is then a word like any
+/// other: globbed, vetted and path-checked on its own.
+pub fn expand_braces(raw: &str) -> Result<Option<Vec<String>>, Why> {
+    let Some((open, close)) = find_brace_list(raw)? else {
+        return Ok(None);
+    };
+    let (prefix, body, suffix) = (&raw[..open], &raw[open + 1..close], &raw[close + 1..]);
+    let tails = match expand_braces(suffix)? {
+        Some(t) => t,
+        None => vec![suffix.to_string()],
+    };
+    let mut out = Vec::new();
+    for alt in body.split(',') {
+        if !alt
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | '*' | '?'))
+        {
+            return Err(format!(
+                "brace expansion is done for lists of plain words only (`dir/{{a,b}}`); `{{{}}}` has other characters. Write the words out",
+                crate::root::escape_for_display(body)
+            ));
+        }
+        for t in &tails {
+            out.push(format!("{prefix}{alt}{t}"));
+            if out.len() > MAX_BRACE_WORDS {
+                return Err(format!(
+                    "the brace expansion gives more than {MAX_BRACE_WORDS} words; narrow it"
+                ));
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The first unquoted `{…}` with a comma at its top level: byte offsets of the braces.
+fn find_brace_list(raw: &str) -> Result<Option<(usize, usize)>, Why> {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    let mut open: Option<usize> = None;
+    let mut comma = false;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' if open.is_none() => {
+                i += 1;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'"' if open.is_none() => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' if open.is_some() && comma => {
+                return Err("nested brace expansion is not supported; write the words out".into());
+            }
+            b'{' => {
+                open = Some(i);
+                comma = false;
+            }
+            b',' if open.is_some() => comma = true,
+            b'}' => {
+                if let Some(o) = open
+                    && comma
+                {
+                    return Ok(Some((o, i)));
+                }
+                open = None;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(None)
+}
+
 fn is_glob_char(c: char) -> bool {
     matches!(c, '*' | '?' | '[')
 }
 
 /// Quote removal for one word's source text. Refuses `$`, backticks and brace expansion
 /// outside single quotes, which would make bash do more than we can see.
-pub fn lex_word(raw: &str) -> Result<Word, Blocked> {
+pub fn lex_word(raw: &str) -> Result<Word, Why> {
     let mut text = String::new();
     let mut pattern = String::new();
     let mut globbing = false;
@@ -603,8 +739,12 @@ mod tests {
             "echo {12\u{20000}",
             "echo {1..\u{E0100}",
         ] {
-            let err = parse(cmd).err().unwrap_or_default();
-            assert!(err.contains("right after `{` or `..`"), "{cmd:?}: {err}");
+            let err = parse(cmd).unwrap_err();
+            assert!(
+                err.reason().contains("right after `{` or `..`"),
+                "{cmd:?}: {err}"
+            );
+            assert_eq!(err.by(), crate::bash::refusal::RefusedBy::InputGate);
         }
         assert_eq!(brace_scan_hazard("echo {\u{FC} {1..3} \u{65E5}"), None);
         assert!(parse("grep -rn 'caf\u{E9}' .").is_ok());
@@ -654,6 +794,36 @@ mod tests {
         assert!(lex_word("$HOME").is_err());
         assert!(lex_word("\"$HOME\"").is_err());
         assert!(lex_word("{a,b}").is_err());
+        assert_eq!(
+            expand_braces("internal/{brain,store}").unwrap(),
+            Some(vec![
+                "internal/brain".to_string(),
+                "internal/store".to_string()
+            ])
+        );
+        assert_eq!(
+            expand_braces("--include=*.{go,rs}").unwrap(),
+            Some(vec![
+                "--include=*.go".to_string(),
+                "--include=*.rs".to_string()
+            ])
+        );
+        assert_eq!(
+            expand_braces("{a,b}{1,2}").unwrap().unwrap(),
+            vec!["a1", "a2", "b1", "b2"]
+        );
+        assert_eq!(
+            expand_braces("f{,.bak}").unwrap().unwrap(),
+            vec!["f", "f.bak"]
+        );
+        for lit in ["stash@{0}", "{}", "'{a,b}'", "\"x{a,b}\"", "a\\{b,c}"] {
+            assert_eq!(expand_braces(lit).unwrap(), None, "{lit}");
+        }
+        for bad in ["{a,{b,c}}", "{a,$x}", "{a,'b'}", "{a b,c}"] {
+            assert!(expand_braces(bad).is_err(), "{bad}");
+        }
+        let many = "{a,b,c,d}{a,b,c,d}{a,b,c,d,e}";
+        assert!(expand_braces(many).unwrap_err().contains("more than 64"));
         assert_eq!(lex_word("'{a,b}'").unwrap(), lit("{a,b}"));
         assert_eq!(lex_word("HEAD@{1}").unwrap(), lit("HEAD@{1}"));
     }

@@ -9,12 +9,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::scripts;
+use super::redact::OutputFilter;
+use super::{readers, scripts};
 use crate::root::escape_for_display;
 use crate::{ErrorKind, RepoRoot, secrets};
 
-/// Why a command was refused; the text after `Command blocked: `.
-pub type Blocked = String;
+pub use super::refusal::{Blocked, RefusedBy};
 
 /// How an option's value is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,15 +53,22 @@ pub enum Stage {
     Status(i32),
     /// A program to spawn.
     Exec(Exec),
-    /// `xargs [opts] PROGRAM ARGS…`: the items read from stdin are checked as paths and
-    /// appended to `inner`.
+    /// `xargs [opts] PROGRAM ARGS…`: we do xargs's job. The items read from stdin are
+    /// appended to the target, and every resulting command line is vetted like a typed
+    /// one before any of them runs.
     Xargs {
         /// Items are NUL-separated (`-0`).
         null: bool,
         /// At most this many items per run (`-n`).
         max_args: Option<usize>,
-        /// The vetted reader the items are passed to.
-        inner: Exec,
+        /// The target command as typed (program first), without the items.
+        target: Vec<String>,
+        /// The locale prefix given to xargs, passed on to the target.
+        env: Vec<(String, String)>,
+        /// The target reads files: items are checked as paths first (a masked or outside
+        /// item is skipped with a note rather than refusing the whole command), and one
+        /// that starts with `-` gets `./` so it stays a file name.
+        files: bool,
     },
 }
 
@@ -74,6 +81,8 @@ pub struct Exec {
     pub args: Vec<String>,
     /// Extra environment (locale prefixes, git's safety settings).
     pub env: Vec<(String, String)>,
+    /// How its output is redacted before it goes anywhere.
+    pub filter: OutputFilter,
 }
 
 /// The context a command is checked in.
@@ -114,63 +123,82 @@ impl Ctx<'_> {
             return Ok(());
         }
         if arg.starts_with('/') {
-            return Err(format!(
+            return Err(Blocked::path(format!(
                 "`{prog}` was given the absolute path `{shown}`; only files inside the repository can be read. Use a path relative to the repository root, such as `src`"
-            ));
+            )));
         }
         let joined = self.join(arg);
         match self.root.resolve(&joined) {
             Ok(resolved) => {
                 let meta = std::fs::metadata(&resolved.abs)
-                    .map_err(|e| format!("cannot inspect `{shown}`: {e}"))?;
+                    .map_err(|e| Blocked::path(format!("cannot inspect `{shown}`: {e}")))?;
                 if let Some(what) = special_file(&meta) {
                     // Reading a FIFO waits for a writer that never comes (until the
                     // timeout); a device or socket is not repository content either.
-                    return Err(format!(
+                    return Err(Blocked::path(format!(
                         "`{shown}` is {what}, not a regular file; only files and directories can be read"
-                    ));
+                    )));
+                }
+                if resolved.rel == GIT_CONFIG {
+                    return Err(Blocked::secrets(format!(
+                        "`{shown}` is the repository's git configuration, which can hold credentials (tokens in remote URLs, extra headers); read it with `git config --list`, which redacts them"
+                    )));
                 }
                 if let Some(why) = secrets::refusal(Path::new(&joined), &resolved.abs, &meta) {
-                    return Err(format!(
+                    return Err(Blocked::secrets(format!(
                         "`{shown}` is masked. {}",
                         why.trim_start_matches("Refused: ")
-                    ));
+                    )));
                 }
                 Ok(())
             }
             Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Failed) => {
                 if secrets::is_secret_path(Path::new(arg)) {
-                    return Err(format!(
+                    return Err(Blocked::secrets(format!(
                         "`{shown}` is on the secrets list and is never shown to the model"
-                    ));
+                    )));
                 }
                 Ok(())
             }
-            Err(e) => Err(format!(
+            Err(e) => Err(Blocked::path(format!(
                 "`{prog}` was given the path `{shown}`, which {}",
                 path_reason(e.message())
-            )),
+            ))),
         }
+    }
+
+    /// Whether `arg` is the repository's `.git` directory or inside it (symlinks
+    /// resolved). Recursive searches there would read `.git/config` by its short name
+    /// (`config`), which no `--exclude` of ours can tell from other files.
+    pub fn in_git_dir(&self, arg: &str) -> bool {
+        self.root
+            .resolve(&self.join(arg))
+            .is_ok_and(|r| r.rel == ".git" || r.rel.starts_with(".git/"))
     }
 
     /// Checks a directory to `cd` into and returns its repo-relative form.
     pub fn check_dir(&self, arg: &str) -> Result<String, Blocked> {
         let shown = escape_for_display(arg);
         if arg.starts_with('/') || arg == "-" || arg.starts_with('~') {
-            return Err(format!(
+            return Err(Blocked::path(format!(
                 "`cd {shown}` leaves the repository; `cd` accepts directories inside it, relative to the current one"
-            ));
+            )));
         }
         match self.root.resolve(&self.join(arg)) {
+            Ok(r) if r.rel == ".git" || r.rel.starts_with(".git/") => {
+                Err(Blocked::secrets(format!(
+                    "`cd {shown}` enters git's own files, among them its configuration, which can hold credentials; use git commands (`git log`, `git config --list`) from the repository"
+                )))
+            }
             Ok(r) if r.abs.is_dir() => Ok(r.rel),
-            Ok(_) => Err(format!("`cd {shown}`: not a directory")),
-            Err(e) if e.kind() == ErrorKind::NotFound => Err(format!(
+            Ok(_) => Err(Blocked::path(format!("`cd {shown}`: not a directory"))),
+            Err(e) if e.kind() == ErrorKind::NotFound => Err(Blocked::path(format!(
                 "`cd {shown}`: no such directory. Use `ls` or the tree tool to see what exists"
-            )),
-            Err(e) => Err(format!(
+            ))),
+            Err(e) => Err(Blocked::path(format!(
                 "`cd {shown}`: the path {}",
                 path_reason(e.message())
-            )),
+            ))),
         }
     }
 }
@@ -198,37 +226,85 @@ fn path_reason(msg: &str) -> String {
     format!("{first}; only paths inside the repository may be used")
 }
 
-const SECRET_GLOBS: [&str; 11] = [
-    ".env",
-    ".env.*",
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "id_rsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    ".netrc",
-    ".pgpass",
-    ".git-credentials",
-];
+/// The repository's own git configuration, repo-relative: its contents are shown only
+/// through `git config`, which redacts credentials.
+pub const GIT_CONFIG: &str = ".git/config";
 
 /// The programs that may run; everything else is refused with a reason.
-pub const ALLOWED: [&str; 26] = [
-    "cat", "head", "tail", "wc", "nl", "grep", "egrep", "fgrep", "rg", "find", "ls", "tree", "sed",
-    "awk", "sort", "uniq", "cut", "tr", "file", "stat", "du", "xargs", "basename", "dirname",
-    "git", "diff",
+pub const ALLOWED: &[&str] = &[
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "nl",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "find",
+    "ls",
+    "tree",
+    "sed",
+    "awk",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "file",
+    "stat",
+    "du",
+    "xargs",
+    "basename",
+    "dirname",
+    "git",
+    "diff",
+    "jq",
+    "od",
+    "xxd",
+    "hexdump",
+    "sha256sum",
+    "md5sum",
+    "base64",
+    "column",
+    "fd",
+    "ag",
 ];
 
-/// Readers `xargs` may feed.
-const XARGS_TARGETS: [&str; 14] = [
-    "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ls", "file", "stat", "du", "nl",
+/// Targets of `xargs` whose items are file names.
+const XARGS_FILE_READERS: [&str; 27] = [
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ls",
+    "file",
+    "stat",
+    "du",
+    "nl",
     "sed",
+    "awk",
+    "sort",
+    "uniq",
+    "cut",
+    "diff",
+    "od",
+    "xxd",
+    "hexdump",
+    "sha256sum",
+    "md5sum",
+    "base64",
+    "column",
+    "jq",
 ];
 
 /// Why a program that is not allowed is refused.
 pub fn unknown_program(name: &str) -> Blocked {
     let shown = escape_for_display(name);
-    match name {
+    Blocked::program(match name {
         "rm" | "mv" | "cp" | "tee" | "touch" | "mkdir" | "rmdir" | "chmod" | "chown" | "ln"
         | "dd" | "truncate" | "install" | "shred" | "patch" | "chgrp" | "mkfifo" | "mknod"
         | "unlink" | "sponge" | "rsync" => {
@@ -268,7 +344,7 @@ pub fn unknown_program(name: &str) -> Blocked {
             "`{shown}` is not an allowed program. Allowed: {}, plus cd, echo, true and false",
             ALLOWED.join(", ")
         ),
-    }
+    })
 }
 
 /// The option table of `name`, or `None` when it has none of its own (find, git, xargs).
@@ -1116,6 +1192,310 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
         long: &[],
         digits: false,
     };
+    static OD: Spec = Spec {
+        short: &[
+            ('A', Val),
+            ('j', Val),
+            ('N', Val),
+            ('S', Val),
+            ('t', Val),
+            ('w', Val),
+            ('v', No),
+            ('a', No),
+            ('b', No),
+            ('c', No),
+            ('d', No),
+            ('f', No),
+            ('i', No),
+            ('l', No),
+            ('o', No),
+            ('s', No),
+            ('x', No),
+        ],
+        long: &[
+            ("address-radix", Val),
+            ("skip-bytes", Val),
+            ("read-bytes", Val),
+            ("strings", Val),
+            ("format", Val),
+            ("width", Val),
+            ("endian", Val),
+            ("output-duplicates", No),
+            ("traditional", No),
+        ],
+        digits: false,
+    };
+    static HEXDUMP: Spec = Spec {
+        short: &[
+            ('b', No),
+            ('c', No),
+            ('C', No),
+            ('d', No),
+            ('o', No),
+            ('x', No),
+            ('X', No),
+            ('v', No),
+            ('e', Val),
+            ('f', Path),
+            ('n', Val),
+            ('s', Val),
+        ],
+        long: &[
+            ("one-byte-octal", No),
+            ("one-byte-hex", No),
+            ("one-byte-char", No),
+            ("canonical", No),
+            ("two-bytes-decimal", No),
+            ("two-bytes-octal", No),
+            ("two-bytes-hex", No),
+            ("no-squeezing", No),
+            ("format", Val),
+            ("format-file", Path),
+            ("length", Val),
+            ("skip", Val),
+        ],
+        digits: false,
+    };
+    static SUM: Spec = Spec {
+        short: &[('b', No), ('t', No), ('z', No), ('c', No), ('w', No)],
+        long: &[
+            ("binary", No),
+            ("text", No),
+            ("zero", No),
+            ("tag", No),
+            ("check", No),
+            ("ignore-missing", No),
+            ("quiet", No),
+            ("status", No),
+            ("strict", No),
+            ("warn", No),
+        ],
+        digits: false,
+    };
+    static BASE64: Spec = Spec {
+        short: &[('d', No), ('i', No), ('w', Val)],
+        long: &[("decode", No), ("ignore-garbage", No), ("wrap", Val)],
+        digits: false,
+    };
+    static COLUMN: Spec = Spec {
+        short: &[
+            ('t', No),
+            ('x', No),
+            ('d', No),
+            ('e', No),
+            ('J', No),
+            ('L', No),
+            ('c', Val),
+            ('E', Val),
+            ('H', Val),
+            ('i', Val),
+            ('l', Val),
+            ('n', Val),
+            ('N', Val),
+            ('O', Val),
+            ('o', Val),
+            ('p', Val),
+            ('r', Val),
+            ('R', Val),
+            ('s', Val),
+            ('T', Val),
+            ('W', Val),
+        ],
+        long: &[
+            ("table", No),
+            ("fillrows", No),
+            ("table-noheadings", No),
+            ("table-header-repeat", No),
+            ("json", No),
+            ("keep-empty-lines", No),
+            ("output-width", Val),
+            ("table-noextreme", Val),
+            ("table-hide", Val),
+            ("tree-id", Val),
+            ("table-columns-limit", Val),
+            ("table-name", Val),
+            ("table-columns", Val),
+            ("table-order", Val),
+            ("output-separator", Val),
+            ("tree-parent", Val),
+            ("tree", Val),
+            ("table-right", Val),
+            ("separator", Val),
+            ("table-truncate", Val),
+            ("table-wrap", Val),
+        ],
+        digits: false,
+    };
+    const FD_EXEC: &str = "`fd -x/-X` runs a program on every match; pipe the names instead: `fd PATTERN | xargs grep -n TEXT`";
+    const FD_LINKS: &str = "`fd -L` follows symlinks that may lead out of the repository; drop it";
+    static FD: Spec = Spec {
+        short: &[
+            ('H', No),
+            ('I', No),
+            ('u', No),
+            ('s', No),
+            ('i', No),
+            ('g', No),
+            ('F', No),
+            ('a', No),
+            ('p', No),
+            ('0', No),
+            ('1', No),
+            ('q', No),
+            ('d', Val),
+            ('e', Val),
+            ('E', Val),
+            ('t', Val),
+            ('S', Val),
+            ('c', Val),
+            ('j', Val),
+            ('x', Deny(FD_EXEC)),
+            ('X', Deny(FD_EXEC)),
+            (
+                'l',
+                Deny("`fd -l` runs `ls` on every match; pipe into `xargs ls -l` instead"),
+            ),
+            ('L', Deny(FD_LINKS)),
+        ],
+        long: &[
+            ("hidden", No),
+            ("no-ignore", No),
+            ("no-ignore-vcs", No),
+            ("no-ignore-parent", No),
+            ("no-require-git", No),
+            ("unrestricted", No),
+            ("case-sensitive", No),
+            ("ignore-case", No),
+            ("glob", No),
+            ("regex", No),
+            ("fixed-strings", No),
+            ("absolute-path", No),
+            ("full-path", No),
+            ("print0", No),
+            ("prune", No),
+            ("one-file-system", No),
+            ("strip-cwd-prefix", No),
+            ("show-errors", No),
+            ("quiet", No),
+            ("max-depth", Val),
+            ("min-depth", Val),
+            ("exact-depth", Val),
+            ("type", Val),
+            ("extension", Val),
+            ("exclude", Val),
+            ("size", Val),
+            ("changed-within", Val),
+            ("changed-before", Val),
+            ("max-results", Val),
+            ("color", Val),
+            ("threads", Val),
+            ("and", Val),
+            ("search-path", Path),
+            ("base-directory", Path),
+            ("exec", Deny(FD_EXEC)),
+            ("exec-batch", Deny(FD_EXEC)),
+            ("batch-size", Deny(FD_EXEC)),
+            (
+                "list-details",
+                Deny("`fd -l` runs `ls` on every match; pipe into `xargs ls -l` instead"),
+            ),
+            ("follow", Deny(FD_LINKS)),
+            (
+                "ignore-file",
+                Deny("extra ignore files are not supported; use `-E PATTERN`"),
+            ),
+        ],
+        digits: false,
+    };
+    const AG_ALL: &str = "`ag -u/-a` searches past the ignore rules that keep masked files out; use `--hidden` and `-U`";
+    static AG: Spec = Spec {
+        short: &[
+            ('c', No),
+            ('i', No),
+            ('l', No),
+            ('L', No),
+            ('n', No),
+            ('o', No),
+            ('Q', No),
+            ('s', No),
+            ('S', No),
+            ('t', Deny(AG_ALL)),
+            ('U', No),
+            ('v', No),
+            ('w', No),
+            ('0', No),
+            ('A', Val),
+            ('B', Val),
+            ('C', Val),
+            ('G', Val),
+            ('g', Val),
+            ('m', Val),
+            ('p', Path),
+            (
+                'f',
+                Deny("`ag -f` follows symlinks that may lead out of the repository; drop it"),
+            ),
+            (
+                'z',
+                Deny("`ag -z` looks inside compressed files; search the plain files"),
+            ),
+            ('u', Deny(AG_ALL)),
+            ('a', Deny(AG_ALL)),
+            ('D', Deny("`ag -D` prints debugging output; drop it")),
+        ],
+        long: &[
+            ("count", No),
+            ("ignore-case", No),
+            ("smart-case", No),
+            ("case-sensitive", No),
+            ("files-with-matches", No),
+            ("files-without-matches", No),
+            ("literal", No),
+            ("word-regexp", No),
+            ("invert-match", No),
+            ("only-matching", No),
+            ("column", No),
+            ("vimgrep", No),
+            ("noheading", No),
+            ("heading", No),
+            ("nobreak", No),
+            ("filename", No),
+            ("nofilename", No),
+            ("nocolor", No),
+            ("null", No),
+            ("hidden", No),
+            ("skip-vcs-ignores", No),
+            ("one-device", No),
+            ("silent", No),
+            ("stats", No),
+            ("numbers", No),
+            ("nonumbers", No),
+            ("after", Val),
+            ("before", Val),
+            ("context", Val),
+            ("max-count", Val),
+            ("depth", Val),
+            ("file-search-regex", Val),
+            ("ignore", Val),
+            ("ignore-dir", Val),
+            ("workers", Val),
+            ("path-to-ignore", Path),
+            (
+                "follow",
+                Deny("`ag --follow` follows symlinks that may lead out of the repository; drop it"),
+            ),
+            (
+                "search-zip",
+                Deny("`ag -z` looks inside compressed files; search the plain files"),
+            ),
+            ("pager", Deny("`ag --pager` runs another program; drop it")),
+            ("unrestricted", Deny(AG_ALL)),
+            ("all-types", Deny(AG_ALL)),
+            ("all-text", Deny(AG_ALL)),
+            ("search-binary", Deny(AG_ALL)),
+        ],
+        digits: false,
+    };
     static BASENAME: Spec = Spec {
         short: &[('a', No), ('z', No), ('s', Val)],
         long: &[("multiple", No), ("suffix", Val), ("zero", No)],
@@ -1143,6 +1523,13 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
         "diff" => &DIFF,
         "basename" => &BASENAME,
         "dirname" => &NONE,
+        "od" => &OD,
+        "hexdump" => &HEXDUMP,
+        "sha256sum" | "md5sum" => &SUM,
+        "base64" => &BASE64,
+        "column" => &COLUMN,
+        "fd" => &FD,
+        "ag" => &AG,
         _ => return None,
     })
 }
@@ -1204,11 +1591,11 @@ pub fn parse_opts(
             let value = match kind {
                 A::No => {
                     if inline.is_some() {
-                        return Err(format!("`{prog} --{name}` takes no value"));
+                        return Err(format!("`{prog} --{name}` takes no value").into());
                     }
                     None
                 }
-                A::Deny(why) => return Err(why.to_string()),
+                A::Deny(why) => return Err(why.into()),
                 A::Val | A::Path => match inline {
                     Some(v) => Some(v),
                     None => {
@@ -1257,7 +1644,7 @@ pub fn parse_opts(
                     name: format!("-{c}"),
                     value: None,
                 }),
-                A::Deny(why) => return Err(why.to_string()),
+                A::Deny(why) => return Err(why.into()),
                 A::Val | A::Path => {
                     let rest: String = chars[j..].iter().collect();
                     let value = if rest.is_empty() {
@@ -1303,6 +1690,7 @@ fn unknown_option(prog: &str, opt: &str, spec: &Spec) -> Blocked {
         escape_for_display(opt),
         names.join(" ")
     )
+    .into()
 }
 
 /// Checks one simple command (already expanded) and says what to run.
@@ -1327,7 +1715,7 @@ pub fn vet(
             return Err(format!(
                 "the variable prefix `{}=…` is not allowed; only locale settings such as `LC_ALL=C` are",
                 escape_for_display(k)
-            ));
+            ).into());
         }
         env.push((k.clone(), v.clone()));
     }
@@ -1368,12 +1756,15 @@ pub fn vet(
             program: prog.clone(),
             args,
             env: all,
+            filter: OutputFilter::Urls,
         }))
     };
     match prog.as_str() {
         "find" => exec(vet_find(args, ctx)?, vec![]),
         "git" => Err("git is checked separately; send `git …` as its own command".into()),
-        "xargs" => vet_xargs(args, ctx, env.clone()),
+        "xargs" => vet_xargs(args, env.clone()),
+        "jq" => exec(readers::vet_jq(args, ctx)?, vec![]),
+        "xxd" => exec(readers::vet_xxd(args, ctx)?, vec![]),
         p => {
             let spec = program_spec(p).ok_or_else(|| unknown_program(p))?;
             let parsed = parse_opts(p, spec, args, ctx)?;
@@ -1401,8 +1792,7 @@ fn vet_positionals(
             };
             if parsed.has(&["-r", "--recursive"]) {
                 // Masked files never reach the output of a recursive search.
-                let mut extra: Vec<String> = SECRET_GLOBS
-                    .iter()
+                let mut extra: Vec<String> = secrets::secret_globs()
                     .map(|g| format!("--exclude={g}"))
                     .collect();
                 extra.extend(ctx.masked.iter().map(|m| format!("--exclude={}", base(m))));
@@ -1419,8 +1809,9 @@ fn vet_positionals(
             } else {
                 parsed.pos.get(1..).unwrap_or(&[])
             };
-            let mut extra: Vec<String> = vec!["--no-config".into()];
-            extra.extend(SECRET_GLOBS.iter().map(|g| format!("--glob=!{g}")));
+            let mut extra: Vec<String> =
+                vec!["--no-config".into(), format!("--glob=!**/{GIT_CONFIG}")];
+            extra.extend(secrets::secret_globs().map(|g| format!("--glob=!{g}")));
             extra.extend(ctx.masked.iter().map(|m| format!("--glob=!{}", base(m))));
             insert_last(&mut args, extra);
             files
@@ -1470,6 +1861,29 @@ fn vet_positionals(
             }
             &parsed.pos[..]
         }
+        "sha256sum" | "md5sum" => {
+            if parsed.has(&["-c", "--check"]) {
+                readers::check_sum_lists(prog, &parsed.pos, ctx)?;
+            }
+            &parsed.pos[..]
+        }
+        "fd" => parsed.pos.get(1..).unwrap_or(&[]),
+        "ag" => {
+            let has_pattern = parsed.has(&["-g", "--file-search-regex"]);
+            let files = if has_pattern {
+                &parsed.pos[..]
+            } else {
+                parsed.pos.get(1..).unwrap_or(&[])
+            };
+            // ag reads no config file; its `--ignore` patterns keep masked files out.
+            let mut extra: Vec<String> = secrets::secret_globs()
+                .map(|g| format!("--ignore={g}"))
+                .collect();
+            extra.extend(ctx.masked.iter().map(|m| format!("--ignore={}", base(m))));
+            extra.push("--ignore=.git".into());
+            insert_last(&mut args, extra);
+            files
+        }
         "tr" | "basename" | "dirname" => &[],
         "tree" => {
             args.insert(0, "-n".into());
@@ -1477,8 +1891,18 @@ fn vet_positionals(
         }
         _ => &parsed.pos[..],
     };
+    let recursive = match prog {
+        "rg" | "ag" => true,
+        "grep" | "egrep" | "fgrep" => parsed.has(&["-r", "--recursive"]),
+        _ => false,
+    };
     for p in paths {
         ctx.check_path(p, prog)?;
+        if recursive && ctx.in_git_dir(p) {
+            return Err(Blocked::secrets(format!(
+                "`{prog}` would search git's own files, among them its configuration, which can hold credentials; search history with `git grep`/`git log -S`, read settings with `git config --list`"
+            )));
+        }
     }
     Ok(args)
 }
@@ -1636,13 +2060,13 @@ fn vet_find(args: &[String], ctx: &Ctx<'_>) -> Result<Vec<String>, Blocked> {
                 escape_for_display(other)
             ),
         };
-        return Err(why);
+        return Err(why.into());
     }
     Ok(args.to_vec())
 }
 
 /// `xargs`: only a few options, and only into a vetted reader.
-fn vet_xargs(args: &[String], ctx: &Ctx<'_>, env: Vec<(String, String)>) -> Result<Stage, Blocked> {
+fn vet_xargs(args: &[String], env: Vec<(String, String)>) -> Result<Stage, Blocked> {
     let mut null = false;
     let mut max_args = None;
     let mut i = 0;
@@ -1679,30 +2103,33 @@ fn vet_xargs(args: &[String], ctx: &Ctx<'_>, env: Vec<(String, String)>) -> Resu
                 return Err(format!(
                     "`xargs` option `{}` is not supported (allowed: -0, -r, -n N)",
                     escape_for_display(other)
-                ));
+                )
+                .into());
             }
         }
     }
-    let inner_words = &args[i..];
-    let Some(target) = inner_words.first() else {
+    let target = &args[i..];
+    let Some(program) = target.first() else {
         return Err("`xargs` needs a program, such as `xargs grep -l PATTERN`".into());
     };
-    if !XARGS_TARGETS.contains(&target.as_str()) {
+    if program == "xargs" || !(ALLOWED.contains(&program.as_str()) || program == "echo") {
         return Err(format!(
-            "`xargs` may only feed file readers ({}); `{}` is not one of them",
-            XARGS_TARGETS.join(", "),
-            escape_for_display(target)
-        ));
+            "`xargs` may feed the allowed programs ({}) and echo; `{}` is not one of them",
+            ALLOWED
+                .iter()
+                .filter(|p| **p != "xargs")
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", "),
+            escape_for_display(program)
+        )
+        .into());
     }
-    match vet(inner_words, &[], ctx)? {
-        Stage::Exec(mut inner) => {
-            inner.env.splice(0..0, env);
-            Ok(Stage::Xargs {
-                null,
-                max_args,
-                inner,
-            })
-        }
-        _ => Err("`xargs` may only feed file readers".into()),
-    }
+    Ok(Stage::Xargs {
+        null,
+        max_args,
+        target: target.to_vec(),
+        env,
+        files: XARGS_FILE_READERS.contains(&program.as_str()),
+    })
 }

@@ -85,7 +85,7 @@ pub fn check_sed(script: &str) -> Result<(), Blocked> {
                             return Err("the sed `s///w` flag writes a file; drop it (the output is shown to you)".into());
                         }
                         'e' => return Err("the sed `s///e` flag runs a command; drop it".into()),
-                        other => return Err(format!("unknown sed `s` flag `{other}`")),
+                        other => return Err(format!("unknown sed `s` flag `{other}`").into()),
                     }
                     i += 1;
                 }
@@ -99,12 +99,12 @@ pub fn check_sed(script: &str) -> Result<(), Blocked> {
             'r' | 'R' => return Err("the sed `r` command reads another file; pass that file to sed or use the read tool".into()),
             'e' => return Err("the sed `e` command runs a shell command; it is not allowed".into()),
             'a' | 'i' | 'c' => {
-                return Err(format!("the sed `{c}` command (text insertion) is not supported; use `sed -n 'START,ENDp' FILE` to view lines"));
+                return Err(format!("the sed `{c}` command (text insertion) is not supported; use `sed -n 'START,ENDp' FILE` to view lines").into());
             }
             other => {
                 return Err(format!(
                     "the sed command `{other}` is not supported; use addresses with p, d, s, y, q, = or n (e.g. `sed -n '10,40p' FILE`)"
-                ));
+                ).into());
             }
         }
     }
@@ -158,7 +158,7 @@ fn sed_delimited(s: &[char], mut i: usize, d: char) -> Result<usize, Blocked> {
         }
         i += 1;
     }
-    Err(format!("unterminated `{d}…{d}` in the sed script"))
+    Err(format!("unterminated `{d}…{d}` in the sed script").into())
 }
 
 /// Checks an awk program: no commands, pipes, getline, file output or gawk directives.
@@ -316,7 +316,7 @@ mod tests {
             ("1,5p;W x", "writes"),
         ] {
             let e = check_sed(bad).unwrap_err();
-            assert!(e.contains(why), "{bad}: {e}");
+            assert!(e.reason().contains(why), "{bad}: {e}");
         }
     }
 

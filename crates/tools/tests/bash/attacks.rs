@@ -2,10 +2,10 @@
 //! `Command blocked:`. After all of them, the sentinel outside was never shown, the victim
 //! directory is still empty, and no hostile git setting ran.
 
-use crate::fixture::{FORCED, Fixture, KEY_SECRET, SECRET, SENTINEL};
+use crate::fixture::{FORCED, Fixture, KEY_SECRET, SECRET, SENTINEL, TOKEN};
 
 /// (command, a phrase the refusal must contain).
-const BLOCKED: &[(&str, &str)] = &[
+pub const BLOCKED: &[(&str, &str)] = &[
     // Writes.
     ("echo x > out.txt", "read-only"),
     ("echo x >> README.md", "read-only"),
@@ -74,8 +74,8 @@ const BLOCKED: &[(&str, &str)] = &[
     ("git add .", "changes the repository"),
     ("git checkout -- .", "changes the repository"),
     ("git reset --hard", "changes the repository"),
-    ("git stash", "changes the repository"),
-    ("git config user.name x", "changes the repository"),
+    ("git stash", "stashes the working tree"),
+    ("git config user.name x", "changes the configuration"),
     ("git branch newb", "creates a branch"),
     ("git branch -D main", "changes the repository"),
     ("git branch -rd origin/x", "changes the repository"),
@@ -95,13 +95,12 @@ const BLOCKED: &[(&str, &str)] = &[
     ("rg -z x", "decompression"),
     ("rg --search-zip x", "decompression"),
     ("find . -exec sh -c id \\;", "-exec"),
-    ("echo x | xargs sh -c id", "may only feed"),
-    ("find . | xargs rm", "may only feed"),
+    ("echo x | xargs sh -c id", "is not one of them"),
+    ("find . | xargs rm", "is not one of them"),
     ("find . | xargs -I{} cat {}", "xargs -I"),
-    ("ls | xargs git log", "may only feed"),
+    ("ls | xargs git log", "masked"),
     ("xargs -a list.txt cat", "xargs -a"),
     ("find . | xargs -P4 grep x", "not supported"),
-    ("find . | xargs awk '{print}'", "may only feed"),
     ("less README.md", "interactive"),
     ("more README.md", "interactive"),
     ("vim go.mod", "interactive"),
@@ -188,7 +187,6 @@ const BLOCKED: &[(&str, &str)] = &[
     ("diff <(ls) <(ls)", "process substitution"),
     ("cat <<EOF\nx\nEOF", "here-documents"),
     ("grep x <<< hi", "here-strings"),
-    ("echo {a,b}", "brace expansion"),
     ("echo $'\\x41'", "`$'…'`"),
     ("ls &", "background"),
     ("ls & cat /etc/passwd", "background"),
@@ -290,6 +288,263 @@ const BLOCKED: &[(&str, &str)] = &[
     ("git show :0:.env", "secrets list"),
     ("git show HEAD^{tree}:certs/server.key", "secrets list"),
     ("diff -r docs internal", "diff -r"),
+    // Issue 15: git's write forms next to the read forms that are now allowed.
+    ("git config core.pager less", "changes the configuration"),
+    (
+        "git config set core.pager less",
+        "changes the configuration",
+    ),
+    ("git config unset core.bare", "changes the configuration"),
+    ("git config --add core.x y", "changes the configuration"),
+    ("git config --unset core.bare", "changes the configuration"),
+    (
+        "git config --unset-all core.bare",
+        "changes the configuration",
+    ),
+    (
+        "git config --replace-all core.bare true",
+        "changes the configuration",
+    ),
+    (
+        "git config --rename-section core x",
+        "changes the configuration",
+    ),
+    (
+        "git config --remove-section core",
+        "changes the configuration",
+    ),
+    ("git config --edit", "opens an editor"),
+    ("git config -e", "opens an editor"),
+    ("git config edit", "changes the configuration"),
+    ("git config --global --list", "outside the repository"),
+    (
+        "git config --system --get core.pager",
+        "outside the repository",
+    ),
+    ("git config --global user.name x", "outside the repository"),
+    ("git config --file ../outside/x --list", "`..`"),
+    ("git config --file=/etc/gitconfig --list", "absolute path"),
+    ("git config -f link_out/sentinel.txt --list", "outside"),
+    ("git config --file .env --list", "masked"),
+    ("git config --blob HEAD:.gitconfig --list", "--blob"),
+    ("git config --includes --list", "include.path"),
+    ("git config -z --list", "not supported"),
+    (
+        "git config --get-urlmatch http https://x",
+        "not on the allowed list",
+    ),
+    ("git config", "reading action"),
+    ("git stash push", "only `git stash list`"),
+    ("git stash push -m x", "only `git stash list`"),
+    ("git stash pop", "only `git stash list`"),
+    ("git stash drop", "only `git stash list`"),
+    ("git stash apply", "only `git stash list`"),
+    ("git stash clear", "only `git stash list`"),
+    ("git stash save x", "only `git stash list`"),
+    ("git stash branch x", "only `git stash list`"),
+    ("git stash create", "only `git stash list`"),
+    ("git stash store abc", "only `git stash list`"),
+    ("git stash -p", "only `git stash list`"),
+    ("git stash show -p", "git diff stash@{0}^ stash@{0}"),
+    (
+        "git stash show --patch stash@{0}",
+        "git diff stash@{0}^ stash@{0}",
+    ),
+    ("git stash show --ext-diff", "not on the allowed list"),
+    ("git stash list -p", "not on the allowed list"),
+    ("git stash list --output=x", "not on the allowed list"),
+    (
+        "git reflog expire --expire=now --all",
+        "rewrites the reflog",
+    ),
+    ("git reflog delete HEAD@{0}", "rewrites the reflog"),
+    ("git reflog -p", "not on the allowed list"),
+    ("git reflog show --stat -p", "not on the allowed list"),
+    ("git worktree add ../victim/w", "only `git worktree list`"),
+    ("git worktree remove x", "only `git worktree list`"),
+    ("git worktree prune", "only `git worktree list`"),
+    ("git worktree move a b", "only `git worktree list`"),
+    ("git worktree lock x", "only `git worktree list`"),
+    ("git worktree unlock x", "only `git worktree list`"),
+    ("git worktree repair", "only `git worktree list`"),
+    ("git worktree list --expire=now", "not on the allowed list"),
+    (
+        "git remote add evil https://x",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote set-url origin https://x",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote remove origin",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote rename origin x",
+        "changes the repository's remotes",
+    ),
+    (
+        "git remote prune origin",
+        "changes the repository's remotes",
+    ),
+    ("git remote update", "changes the repository's remotes"),
+    ("git remote show origin", "no network"),
+    ("git cat-file --batch", "stdin"),
+    ("git cat-file --batch-check", "stdin"),
+    ("git cat-file --textconv HEAD:go.mod", "runs programs"),
+    ("git cat-file --filters HEAD:go.mod", "runs programs"),
+    ("git cat-file -p HEAD:.env", "secrets list"),
+    ("git cat-file -p HEAD:certs/server.key", "secrets list"),
+    ("git cat-file blob HEAD:go.mod", "needs -p"),
+    ("git cat-file -p -t HEAD", "one of -p"),
+    ("jq -n '$ENV'", "reads the environment"),
+    ("jq -n env", "reads the environment"),
+    ("jq -n 'env.HOME'", "reads the environment"),
+    ("jq -n '\"\\(env)\"'", "reads the environment"),
+    (
+        "jq -r '$ENV.PATH' docs/config.json",
+        "reads the environment",
+    ),
+    ("jq input_filename docs/config.json", "input's path"),
+    ("jq --rawfile x /etc/passwd -n '$x'", "reads another file"),
+    (
+        "jq --slurpfile x ../outside/sentinel.txt -n '$x'",
+        "reads another file",
+    ),
+    ("jq -f ../outside/prog.jq docs/config.json", "`..`"),
+    (
+        "jq --from-file /etc/passwd docs/config.json",
+        "absolute path",
+    ),
+    (
+        "jq -f docs/notes.txt -f x docs/config.json",
+        "before the input files, once",
+    ),
+    (
+        "jq docs/config.json -f docs/notes.txt",
+        "before the input files, once",
+    ),
+    ("jq -f -r docs/config.json", "needs a file"),
+    ("ag -t SECRET", "ignore rules"),
+    ("jq . /etc/passwd", "absolute path"),
+    ("jq . .env", "masked"),
+    ("jq . link_out/sentinel.txt", "outside"),
+    (
+        "jq -L /tmp 'import \"x\" as y; .' docs/config.json",
+        "jq -L",
+    ),
+    ("jq 'include \"x\"; .' docs/config.json", "loads a module"),
+    ("jq --args -n '$ARGS' x", "not supported"),
+    (
+        "jq --seq --debug-trace . docs/config.json",
+        "not on the allowed list",
+    ),
+    ("xxd -r dump.hex out.bin", "xxd -r"),
+    ("xxd -revert dump.hex", "xxd -r"),
+    ("xxd go.mod ../victim/x", "writes the dump"),
+    ("xxd go.mod out.txt", "writes the dump"),
+    ("xxd .env", "masked"),
+    ("xxd -p env_alias.txt", "masked"),
+    ("xxd /etc/passwd", "absolute path"),
+    ("od -c /etc/passwd", "absolute path"),
+    ("od -c certs/server.key", "masked"),
+    ("hexdump -C .env", "masked"),
+    ("hexdump -f ../outside/fmt go.mod", "`..`"),
+    ("sha256sum -c", "give the checksum file"),
+    (
+        "cat docs/SHA256SUMS | sha256sum -c",
+        "give the checksum file",
+    ),
+    ("sha256sum -c -", "give the checksum file"),
+    (
+        "sha256sum -c docs/evil.sha256",
+        "would read a file it names",
+    ),
+    (
+        "md5sum --check docs/evil.sha256",
+        "would read a file it names",
+    ),
+    ("sha256sum -c ../outside/sums", "`..`"),
+    ("sha256sum .env", "masked"),
+    ("md5sum hard.txt", "hard link"),
+    ("base64 .env", "masked"),
+    ("base64 -d ../outside/x", "`..`"),
+    ("base64 -d go.mod > out.bin", "read-only"),
+    ("column -t /etc/passwd", "absolute path"),
+    ("column -t config/.env.production", "masked"),
+    ("fd -x cat", "fd -x"),
+    ("fd -X cat", "fd -x"),
+    ("fd --exec cat {}", "fd -x"),
+    ("fd --exec-batch cat", "fd -x"),
+    ("fd -l go", "runs `ls`"),
+    ("fd -L x", "follows symlinks"),
+    ("fd --ignore-file /etc/passwd x", "ignore files"),
+    ("fd x /etc", "absolute path"),
+    ("fd --base-directory / x", "absolute path"),
+    ("fd --search-path .. x", "`..`"),
+    ("ag --pager sh x", "runs another program"),
+    ("ag -f x", "follows symlinks"),
+    ("ag -u SECRET", "ignore rules"),
+    ("ag --unrestricted SECRET", "ignore rules"),
+    ("ag -z x", "compressed"),
+    ("ag -p /etc/passwd x", "absolute path"),
+    ("ag x /etc", "absolute path"),
+    ("cat {go.mod,.env}", "masked"),
+    ("cat {go.mod,../outside/sentinel.txt}", "`..`"),
+    ("cat {/etc/passwd,go.mod}", "absolute path"),
+    ("head -1 link_out/{sentinel,other}.txt", "outside"),
+    ("ls {a,{b,c}}", "nested brace"),
+    ("echo {1..3}", "brace ranges"),
+    ("ls {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}", "more than 64"),
+    ("rg --pre={sh,x} x", "runs another program"),
+    ("sort -{o,u} x go.mod", "sort -o"),
+    ("find . -{delete,print}", "deletes files"),
+    (
+        "diff <(git show HEAD~1:go.mod) go.mod",
+        "git diff HEAD~1 -- go.mod",
+    ),
+    ("cat <(cat /etc/passwd)", "needs a shell"),
+    (
+        "diff go.mod <(cat ../outside/sentinel.txt)",
+        "needs a shell",
+    ),
+    ("echo --output=../victim/x | xargs git log", "writes a file"),
+    ("echo /etc/passwd | xargs git log --", "absolute path"),
+    ("echo HEAD:.env | xargs git show", "secrets list"),
+    (
+        "git ls-tree HEAD | grep -F .env | head -1 | cut -c13-52 | xargs git cat-file -p",
+        "named without its path",
+    ),
+    (
+        "git ls-tree HEAD | grep -F .env | head -1 | cut -c13-52 | xargs git show",
+        "named by id",
+    ),
+    (
+        "echo --output=../victim/x | xargs git diff",
+        "writes a file",
+    ),
+    ("echo -delete | xargs find .", "deletes files"),
+    ("echo x | xargs xargs cat", "may feed"),
+    ("echo -c id | xargs sh", "may feed"),
+    ("echo x | xargs env", "may feed"),
+    ("echo -r x y | xargs xxd", "writes the dump"),
+    (
+        "echo --rawfile x /etc/passwd | xargs jq -n",
+        "needs a filter",
+    ),
+    ("cat .git/config", "git config --list"),
+    ("head -50 .git/../.git/config", "git config --list"),
+    ("cd .git && cat config", "git's own files"),
+    ("cd .git/refs && ls", "git's own files"),
+    ("grep -rn TOKEN .git/", "git's own files"),
+    ("grep -rn TOKEN .git/.", "git's own files"),
+    ("grep -r url .git/config", "git config --list"),
+    ("rg -n TOKEN .git", "git's own files"),
+    ("rg -n TOKEN --hidden .git/", "git's own files"),
+    ("cd internal && grep -rn x ../.git", "git's own files"),
+    ("ag TOKEN .git", "git's own files"),
+    ("grep -n url .git/config", "git config --list"),
     (
         "awk 'BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}'",
         "ARGV",
@@ -336,7 +591,7 @@ fn every_attack_is_refused_under(f: &Fixture) {
 
 /// Commands that are allowed to run but must not leak: searches skip masked files, links
 /// out are not followed, git's hostile settings never run.
-const NEUTRALISED: &[&str] = &[
+pub const NEUTRALISED: &[&str] = &[
     "grep -rn SENTINEL .",
     "grep -rn SECRET .",
     "grep -rn PRIVATE .",
@@ -376,9 +631,49 @@ const NEUTRALISED: &[&str] = &[
     "du -a .",
     "stat -c %n * .*",
     "tree -a",
+    "git remote -v",
+    "git config --list",
+    "git config --list --show-origin",
+    "git config --get-regexp .",
+    "git config --get http.https://example.com/.extraheader",
+    "git config --get credential.helper",
+    "git config --get sendemail.smtppass",
+    "git config --get remote.origin.url",
+    "git config --get-all user.password",
+    "git config get --all user.password",
+    "git config list --show-scope",
+    "git remote -v | cut -d@ -f1",
+    "git remote get-url --all origin | cut -d/ -f3",
+    "git stash list",
+    "git stash show",
+    "git reflog",
+    "git cat-file -p HEAD",
+    "jq . docs/config.json",
+    "echo --pre=sh | xargs rg -n option",
+    "grep -rn ghp .",
+    "grep -n ref README.md .git/HEAD",
+    "rg -n --hidden ghp",
+    "rg -n --hidden -uu password",
+    "cat .git/*",
+    "find . -path '*/.git/*' -type f | xargs grep -n url",
+    "git log --all --format=%H%n%B",
+    "find . | xargs awk '{print}'",
+    "find . -type f | xargs sort",
+    "echo -o ../victim/x | xargs sort",
+    "ls -a | xargs sha256sum",
+    "echo .env ../outside/sentinel.txt /etc/passwd | xargs cat",
+    "jq -n 'input' docs/config.json",
+    "jq -s . docs/config.json docs/config.json",
+    "od -c * 2>&1",
+    "xxd -p .e* 2>&1",
+    "hexdump -C * 2>&1",
+    "sha256sum * .* 2>&1",
+    "md5sum * 2>&1",
+    "base64 * 2>&1",
+    "column -t * 2>&1",
 ];
 
-fn rg_neutralised() -> Vec<&'static str> {
+pub fn rg_neutralised() -> Vec<&'static str> {
     vec![
         "rg -n SECRET",
         "rg -n SECRET --hidden --no-ignore",
@@ -407,7 +702,15 @@ fn check_neutralised(f: &Fixture) {
                 continue;
             }
         };
-        for bad in [SENTINEL, SECRET, KEY_SECRET, "root:x:0:0", "CARGO", "RUST"] {
+        for bad in [
+            SENTINEL,
+            SECRET,
+            KEY_SECRET,
+            TOKEN,
+            "root:x:0:0",
+            "CARGO",
+            "RUST",
+        ] {
             if text.contains(bad) {
                 failures.push(format!("`{cmd}` leaked `{bad}`:\n{text}"));
             }
@@ -509,8 +812,22 @@ fn a_secret_blob_named_by_id_is_refused() {
         assert!(err.starts_with("Command blocked: `"), "{err}");
         assert!(err.contains("(a blob) named by id"), "{err}");
     }
+    for cmd in [
+        format!("git cat-file -p {sha}"),
+        format!("git cat-file -p {}", &sha[..8]),
+    ] {
+        let err = f.run(&cmd).unwrap_err().to_string();
+        assert!(err.starts_with("Command blocked: `"), "{err}");
+        assert!(err.contains("(a blob) named without its path"), "{err}");
+    }
+    // Its type and size say nothing of its contents.
+    assert_eq!(f.ok(&format!("git cat-file -t {sha}")), "blob\n");
     // Commits named by id still work.
     let head = f.ok("git rev-parse HEAD");
+    assert_eq!(
+        f.ok(&format!("git cat-file -t {}", head.trim())),
+        "commit\n"
+    );
     assert_eq!(
         f.ok(&format!("git show -s --format=%s {}", head.trim())),
         "initial import\n"
@@ -554,4 +871,111 @@ fn a_named_pipe_is_refused_not_waited_on() {
         .call(&serde_json::json!({ "command": "grep -rn package ." }))
         .unwrap();
     assert_eq!(ok.text.trim(), "./a.go:1:package a");
+}
+
+#[test]
+fn git_config_never_follows_an_include_out_of_the_repository() {
+    // An `include.path` outside the repository: under Landlock git cannot even open it
+    // (and refuses to run); under the fallback, `git config --list` would print it but
+    // for `--no-includes`.
+    let f = Fixture::fallback();
+    let inc = f.base().join("outside/included.gitconfig");
+    std::fs::write(&inc, format!("[included]\n\tsecret = {SENTINEL}\n")).unwrap();
+    let cfg = f.root.path().join(".git/config");
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    text.push_str(&format!("[include]\n\tpath = {}\n", inc.display()));
+    std::fs::write(&cfg, text).unwrap();
+    let out = f.ok("git config --list");
+    assert!(out.contains("core.bare=false"), "{out}");
+    assert!(!out.contains(SENTINEL), "{out}");
+    assert!(!out.contains(TOKEN), "{out}");
+    assert_eq!(
+        f.ok("git config --get included.secret"),
+        "[exit status 1]\n"
+    );
+}
+
+#[test]
+fn credentials_in_any_output_lose_their_userinfo() {
+    let f = Fixture::new();
+    assert_eq!(
+        f.ok("echo https://u:p@example.com/x | cut -d/ -f3"),
+        "u:p@example.com\n",
+        "echo shows what the model typed itself"
+    );
+    assert_eq!(
+        f.ok("git remote -v | head -1 | cut -f2 | cut -d/ -f3"),
+        "***@example.com\n"
+    );
+    assert_eq!(
+        f.ok("git config --get-regexp 'extraheader|password|smtppass|credential' | sort"),
+        "credential.helper ***\nhttp.https://example.com/.extraheader ***\nsendemail.smtppass ***\nuser.password ***\n"
+    );
+}
+
+#[test]
+fn each_refusal_names_the_layer_that_refused() {
+    use explore_tools::bash::refusal::RefusedBy;
+    let f = Fixture::new();
+    let cases: &[(&str, RefusedBy)] = &[
+        ("echo \u{202E}x", RefusedBy::InputGate),
+        ("echo x > out.txt", RefusedBy::Parse),
+        ("ls | (cat)", RefusedBy::Parse),
+        ("diff <(git show HEAD~1:go.mod) go.mod", RefusedBy::Parse),
+        ("rm -rf .", RefusedBy::Program),
+        ("git push", RefusedBy::Program),
+        ("python3 -c 1", RefusedBy::Program),
+        ("sort -o x go.mod", RefusedBy::Option),
+        ("find . -delete", RefusedBy::Option),
+        ("jq -n env", RefusedBy::Option),
+        ("git config --unset core.bare", RefusedBy::Option),
+        ("cat /etc/passwd", RefusedBy::Path),
+        ("cat ../outside/sentinel.txt", RefusedBy::Path),
+        ("cat link_out/sentinel.txt", RefusedBy::Path),
+        ("cd .. && ls", RefusedBy::Path),
+        ("git config --global --list", RefusedBy::Path),
+        ("sha256sum -c docs/evil.sha256", RefusedBy::Path),
+        ("cat .env", RefusedBy::Secrets),
+        ("cat env_alias.txt", RefusedBy::Secrets),
+        ("cat hard.txt", RefusedBy::Secrets),
+        ("git show HEAD:.env", RefusedBy::Secrets),
+        ("cat .git/config", RefusedBy::Secrets),
+        ("grep -n x {go.mod,.env}", RefusedBy::Secrets),
+    ];
+    let mut wrong = Vec::new();
+    for (cmd, want) in cases {
+        match f.tool.vet_command(cmd) {
+            Ok(p) => wrong.push(format!("`{cmd}` passed: {p:?}")),
+            Err(b) if b.by() != *want => {
+                wrong.push(format!("`{cmd}`: {} (want {want}): {b}", b.by()))
+            }
+            Err(_) => {}
+        }
+        // The model still reads exactly `Command blocked: <reason>`.
+        let reason = f.tool.vet_command(cmd).unwrap_err().reason().to_string();
+        let shown = f.run(cmd).unwrap_err().to_string();
+        assert!(
+            shown.starts_with(&format!("Command blocked: {reason}")),
+            "{shown}"
+        );
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+
+    // Git where there is no plain `.git` directory; a glob that matches too much.
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..2001 {
+        std::fs::write(dir.path().join(format!("f{i}.txt")), "x").unwrap();
+    }
+    let tool = explore_tools::bash::BashTool::new(
+        explore_tools::RepoRoot::new(dir.path()).unwrap(),
+        explore_tools::bash::BashOptions::default(),
+    );
+    assert_eq!(
+        tool.vet_command("git log").unwrap_err().by(),
+        RefusedBy::Unavailable
+    );
+    assert_eq!(
+        tool.vet_command("cat *.txt").unwrap_err().by(),
+        RefusedBy::Limits
+    );
 }

@@ -20,6 +20,8 @@ use explore_tools::{RepoRoot, Tool, ToolError, ToolOutput};
 pub const SENTINEL: &str = "SENTINEL-OUTSIDE-4242";
 pub const SECRET: &str = "sk-SECRET-ENV-9999";
 pub const KEY_SECRET: &str = "PRIVATE-KEY-SECRET-77";
+/// A credential in the repository's `.git/config` (remote URL, extraheader, password...).
+pub const TOKEN: &str = "ghp-TOKEN-in-config-31337";
 
 pub struct Fixture {
     pub dir: tempfile::TempDir,
@@ -31,6 +33,7 @@ pub const PLAN_GO: &str = "package brain\n\n// Plan is a unit of work.\ntype Pla
 pub const BRAIN_GO: &str = "package brain\n\nimport \"fmt\"\n\n// Think prints a plan.\nfunc Think(p *Plan) {\n\tfmt.Println(p.Name)\n}\n";
 pub const ISSUE_GO: &str = "package model\n\n// IssueStore stores issues.\ntype IssueStore interface {\n\tGet(id string) (*Issue, error)\n}\n\n// Issue is one issue.\ntype Issue struct {\n\tID string\n}\n";
 pub const MAIN_GO: &str = "package main\n\nimport \"example.com/relay/internal/brain\"\n\nfunc main() {\n\tp := brain.NewPlan(\"x\")\n\tbrain.Think(p)\n}\n";
+pub const CONFIG_JSON: &str = "{\n  \"name\": \"relay\",\n  \"version\": \"1.2.0\",\n  \"env\": \"prod\",\n  \"deps\": {\"brain\": \"1.0\", \"store\": \"2.1\"},\n  \"ports\": [8080, 9090]\n}\n";
 pub const README: &str = "# relay\n\nA small service.\nTODO: write docs\n";
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -110,6 +113,11 @@ impl Fixture {
         fs::create_dir_all(base.join("markers")).unwrap();
         fs::write(base.join("outside/sentinel.txt"), format!("{SENTINEL}\n")).unwrap();
         fs::write(
+            base.join("outside/included.gitconfig"),
+            format!("[included]\n\tsecret = {SENTINEL}\n"),
+        )
+        .unwrap();
+        fs::write(
             base.join("outside/other.txt"),
             format!("{SENTINEL} other\n"),
         )
@@ -123,6 +131,20 @@ impl Fixture {
         write(&repo, "docs/notes.txt", "alpha\nbeta\ngamma\nbeta\n");
         write(&repo, "docs/numbers.txt", "3\n1\n2\n10\n");
         write(&repo, ".gitattributes", "*.go diff=evil filter=evil\n");
+        write(&repo, "docs/config.json", CONFIG_JSON);
+        write(&repo, "docs/name.jq", ".name\n");
+        write(
+            &repo,
+            "docs/SHA256SUMS",
+            "e60c12acdae151bf0ebbeebb5588c94a9ba61ca2583328d2e36fda9cef2f82e3  go.mod\n",
+        );
+        // A checksum list that names files outside and a secret: `sha256sum -c` on it
+        // would read them.
+        write(
+            &repo,
+            "docs/evil.sha256",
+            "0000  go.mod\n0000  ../outside/sentinel.txt\n0000 */etc/passwd\nSHA256 (.env) = 0000\n",
+        );
         write(&repo, ".env", &format!("API_KEY={SECRET}\n"));
         write(
             &repo,
@@ -135,6 +157,9 @@ impl Fixture {
         git(&repo, &["init", "-q"]);
         git(&repo, &["add", "-A"]);
         git(&repo, &["commit", "-q", "-m", "initial import"]);
+        // One stash, so `git stash list/show` and `git reflog` have something to read.
+        write(&repo, "README.md", &format!("{README}stashed line\n"));
+        git(&repo, &["stash", "push", "-q", "-m", "wip readme"]);
         write(
             &repo,
             "internal/brain/plan.go",
@@ -168,7 +193,7 @@ impl Fixture {
         let h = hook.display();
         let mut cfg = fs::read_to_string(repo.join(".git/config")).unwrap();
         cfg.push_str(&format!(
-            "[core]\n\tfsmonitor = {h}\n\tpager = {h}\n\thooksPath = {hd}\n\tworktree = {out}\n\tsshCommand = {h}\n[alias]\n\tst = !{h}\n\tlg = !{h}\n[diff]\n\texternal = {h}\n[diff \"evil\"]\n\ttextconv = {h}\n\tcommand = {h}\n[filter \"evil\"]\n\tclean = {h}\n\tsmudge = {h}\n\tprocess = {h}\n[pager]\n\tlog = {h}\n\tstatus = {h}\n\tdiff = {h}\n[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {h}\n",
+            "[core]\n\tfsmonitor = {h}\n\tpager = {h}\n\thooksPath = {hd}\n\tworktree = {out}\n\tsshCommand = {h}\n[alias]\n\tst = !{h}\n\tlg = !{h}\n[diff]\n\texternal = {h}\n[diff \"evil\"]\n\ttextconv = {h}\n\tcommand = {h}\n[filter \"evil\"]\n\tclean = {h}\n\tsmudge = {h}\n\tprocess = {h}\n[pager]\n\tlog = {h}\n\tstatus = {h}\n\tdiff = {h}\n[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {h}\n[remote \"origin\"]\n\turl = https://relay-bot:{TOKEN}@example.com/relay.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[http \"https://example.com/\"]\n\textraheader = AUTHORIZATION: basic {TOKEN}\n[credential]\n\thelper = store --token {TOKEN}\n[sendemail]\n\tsmtppass = {TOKEN}\n[user]\n\tpassword = {TOKEN}\n",
             hd = hooks_dir.display(),
             out = base.join("outside").display(),
         ));

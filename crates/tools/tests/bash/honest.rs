@@ -5,7 +5,7 @@
 use crate::fixture::{FORCED, Fixture, ISSUE_GO, README};
 
 /// (command, exact output). Sorting is explicit wherever the order is the file system's.
-fn cases() -> Vec<(&'static str, String)> {
+pub fn cases() -> Vec<(&'static str, String)> {
     let s = |x: &str| x.to_string();
     vec![
         ("cat README.md", s(README)),
@@ -220,7 +220,7 @@ fn cases() -> Vec<(&'static str, String)> {
             "git show HEAD:go.mod",
             s("module example.com/relay\n\ngo 1.22\n"),
         ),
-        ("git ls-files | wc -l", s("14\n")),
+        ("git ls-files | wc -l", s("18\n")),
         (
             "git ls-files internal",
             s("internal/brain/brain.go\ninternal/brain/plan.go\ninternal/model/issue.go\n"),
@@ -247,6 +247,192 @@ fn cases() -> Vec<(&'static str, String)> {
         ("git rev-list --count HEAD", s("1\n")),
         ("git shortlog -s HEAD", s("     1\tt\n")),
         ("git --no-pager log --format=%s -1", s("initial import\n")),
+        // Issue 15: the read forms of subcommands that also write, credentials redacted.
+        ("git remote", s("origin\n")),
+        (
+            "git remote -v",
+            s(
+                "origin\thttps://***@example.com/relay.git (fetch)\norigin\thttps://***@example.com/relay.git (push)\n",
+            ),
+        ),
+        (
+            "git remote get-url origin",
+            s("https://***@example.com/relay.git\n"),
+        ),
+        (
+            "git remote -v | cut -d/ -f3 | sort -u",
+            s("***@example.com\n"),
+        ),
+        ("git cat-file -t HEAD", s("commit\n")),
+        ("git cat-file -s HEAD:go.mod", s("34\n")),
+        (
+            "git cat-file -p HEAD:go.mod",
+            s("module example.com/relay\n\ngo 1.22\n"),
+        ),
+        ("git cat-file -p HEAD | tail -1", s("initial import\n")),
+        ("git cat-file -e HEAD:go.mod && echo yes", s("yes\n")),
+        ("git stash list", s("stash@{0}: On main: wip readme\n")),
+        ("git stash list --format=%gs", s("On main: wip readme\n")),
+        (
+            "git stash show",
+            s(" README.md | 1 +\n 1 file changed, 1 insertion(+)\n"),
+        ),
+        ("git stash show --name-only stash@{0}", s("README.md\n")),
+        ("git config --get core.bare", s("false\n")),
+        ("git config core.bare", s("false\n")),
+        ("git config get core.bare", s("false\n")),
+        (
+            "git config --get remote.origin.url",
+            s("https://***@example.com/relay.git\n"),
+        ),
+        ("git config --get user.password", s("***\n")),
+        (
+            "git config --get-regexp '^remote\\.'",
+            s(
+                "remote.origin.url https://***@example.com/relay.git\nremote.origin.fetch +refs/heads/*:refs/remotes/origin/*\n",
+            ),
+        ),
+        (
+            "git config --list | grep -E '^(http|credential|sendemail|user|included)'",
+            s(
+                "http.https://example.com/.extraheader=***\ncredential.helper=***\nsendemail.smtppass=***\nuser.password=***\n",
+            ),
+        ),
+        ("git config --list --name-only | grep -c '^alias'", s("2\n")),
+        ("git reflog -1 --format=%gs", s("reset: moving to HEAD\n")),
+        (
+            "git reflog show --format=%gs main",
+            s("commit (initial): initial import\n"),
+        ),
+        ("git worktree list | wc -l", s("1\n")),
+        // Issue 15: brace lists expanded by the tool.
+        ("echo {a,b}", s("a b\n")),
+        (
+            "ls -d internal/{brain,model}",
+            s("internal/brain\ninternal/model\n"),
+        ),
+        (
+            "ls internal/{brain,model}",
+            s("internal/brain:\nbrain.go\nplan.go\n\ninternal/model:\nissue.go\n"),
+        ),
+        (
+            "grep -c func internal/brain/{plan,brain}.go",
+            s("internal/brain/plan.go:2\ninternal/brain/brain.go:1\n"),
+        ),
+        ("wc -l docs/{notes,numbers}.txt | tail -1", s(" 8 total\n")),
+        (
+            "grep -rl Plan --include=*.{go,md} internal | sort",
+            s("internal/brain/brain.go\ninternal/brain/plan.go\n"),
+        ),
+        (
+            "git show stash@{0} --format=%s -s",
+            s("On main: wip readme\n"),
+        ),
+        // Issue 15: xargs feeds any allowed program; each command line is vetted.
+        (
+            "git log --format=%H -1 | xargs git show -s --format=%s",
+            s("initial import\n"),
+        ),
+        ("git rev-parse HEAD | xargs git cat-file -t", s("commit\n")),
+        ("echo internal/brain | xargs ls", s("brain.go\nplan.go\n")),
+        ("echo a b | xargs echo", s("a b\n")),
+        (
+            "ls docs/*.txt | xargs -n 1 basename",
+            s("notes.txt\nnumbers.txt\n"),
+        ),
+        (
+            "find internal -name '*.go' | xargs sha256sum | wc -l",
+            s("3\n"),
+        ),
+        ("echo docs/config.json | xargs jq -r .name", s("relay\n")),
+        ("find docs -name '*.json' | xargs jq -r .name", s("relay\n")),
+        (
+            "git ls-files '*.go' | xargs wc -l | tail -1",
+            s(" 44 total\n"),
+        ),
+        (
+            "jq -c '.deps | to_entries[]' docs/config.json",
+            s("{\"key\":\"brain\",\"value\":\"1.0\"}\n{\"key\":\"store\",\"value\":\"2.1\"}\n"),
+        ),
+        ("od -An -tx1 -N4 go.mod", s(" 6d 6f 64 75\n")),
+        (
+            "hexdump -n 4 -e '4/1 \"%02x\" \"\\n\"' go.mod",
+            s("6d6f6475\n"),
+        ),
+        (
+            "xxd -s 7 -l 7 go.mod",
+            s("00000007: 6578 616d 706c 65                        example\n"),
+        ),
+        ("sha256sum -c docs/SHA256SUMS --quiet && echo ok", s("ok\n")),
+        ("git stash show -u --name-status", s("M\tREADME.md\n")),
+        (
+            "git reflog -3 --format='%gd %gs'",
+            s("HEAD@{0} reset: moving to HEAD\nHEAD@{1} commit (initial): initial import\n"),
+        ),
+        (
+            "git remote get-url --push origin",
+            s("https://***@example.com/relay.git\n"),
+        ),
+        (
+            "cat docs/{notes,numbers}.txt | sort -n | head -2",
+            s("alpha\nbeta\n"),
+        ),
+        (
+            "grep -rn --include=*.{go,md} TODO . | sort",
+            s(
+                "./README.md:4:TODO: write docs\n./internal/brain/plan.go:13:// TODO: validate names\n",
+            ),
+        ),
+        // Issue 15: more read-only programs.
+        ("jq -r .name docs/config.json", s("relay\n")),
+        ("jq .env docs/config.json", s("\"prod\"\n")),
+        ("jq -c .ports docs/config.json", s("[8080,9090]\n")),
+        (
+            "jq -r '.deps | keys[]' docs/config.json",
+            s("brain\nstore\n"),
+        ),
+        ("jq '.ports | length' docs/config.json", s("2\n")),
+        ("cat docs/config.json | jq -r .version", s("1.2.0\n")),
+        ("jq -r -f docs/name.jq docs/config.json", s("relay\n")),
+        (
+            "jq -r --arg k brain '.deps[$k]' docs/config.json",
+            s("1.0\n"),
+        ),
+        (
+            "jq -r '\"\\(.name)@\\(.version)\"' docs/config.json",
+            s("relay@1.2.0\n"),
+        ),
+        (
+            "od -c -N 5 go.mod",
+            s("0000000   m   o   d   u   l\n0000005\n"),
+        ),
+        (
+            "xxd -l 6 go.mod",
+            s("00000000: 6d6f 6475 6c65                           module\n"),
+        ),
+        ("xxd -p -l 4 go.mod", s("6d6f6475\n")),
+        (
+            "hexdump -C -n 6 go.mod",
+            s("00000000  6d 6f 64 75 6c 65                                 |module|\n00000006\n"),
+        ),
+        (
+            "sha256sum go.mod",
+            s("e60c12acdae151bf0ebbeebb5588c94a9ba61ca2583328d2e36fda9cef2f82e3  go.mod\n"),
+        ),
+        (
+            "md5sum go.mod",
+            s("2aeaea8270d61eba3127020dc5a8dea0  go.mod\n"),
+        ),
+        ("sha256sum -c docs/SHA256SUMS", s("go.mod: OK\n")),
+        (
+            "base64 go.mod",
+            s("bW9kdWxlIGV4YW1wbGUuY29tL3JlbGF5CgpnbyAxLjIyCg==\n"),
+        ),
+        ("echo aGVsbG8K | base64 -d", s("hello\n")),
+        (
+            "cat go.mod | column -t",
+            s("module  example.com/relay\ngo      1.22\n"),
+        ),
         (
             "git -C internal log --format=%s -1 -- .",
             s("initial import\n"),
@@ -254,7 +440,7 @@ fn cases() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn rg_cases() -> Vec<(&'static str, &'static str)> {
+pub fn rg_cases() -> Vec<(&'static str, &'static str)> {
     vec![
         (
             "rg -n TODO --sort=path",
