@@ -1,0 +1,400 @@
+//! Concept questions: ranking files by the question's words, reading the best ranges so
+//! every citation is backed, and following the best symbol one step through the call
+//! graph.
+
+use super::*;
+
+impl LocalPolicy {
+    pub(super) fn lex_index(&self) -> Arc<LexIndex> {
+        let mut guard = match self.index.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(idx) = guard.as_ref() {
+            return idx.clone();
+        }
+        let corpus = match &self.corpus_source {
+            Some(src) => src(),
+            None => {
+                let root = self.registry.root().path();
+                // A warm store gives the corpus without loading the whole graph.
+                let code = self.registry.code();
+                let stored = code.warm_store().and_then(|store| {
+                    corpus::from_store(&*store).filter(|_| store.failure().is_none())
+                });
+                let mut corpus = match stored {
+                    Some(c) => c,
+                    None => match code.graph() {
+                        Ok(g) if !g.symbols().is_empty() => corpus::from_graph(&g),
+                        _ => scan::scan_repo(root),
+                    },
+                };
+                // The files in languages the graph does not parse (the Rust of a Rust
+                // repository with Go fixtures) rank by their text-found definitions.
+                let files = self.source_files();
+                lexical::extend_corpus(&mut corpus, root, &files);
+                corpus
+            }
+        };
+        let idx = Arc::new(LexIndex::build(corpus));
+        *guard = Some(idx.clone());
+        idx
+    }
+
+    /// Ranks files for a concept question and reads the best ranges of the chosen ones.
+    pub(super) fn concept(&mut self, query: &Query) -> Vec<ToolCall> {
+        let idx = self.lex_index();
+        let root = self.registry.root().path().to_path_buf();
+        let focus = classify::Focus::of(&query.terms);
+        let mut contents: HashMap<String, String> = HashMap::new();
+        let mut content = |rel: &str| -> Option<HashMap<String, f64>> {
+            let text = read_small(&root, rel)?;
+            let terms = rank::content_terms(&text);
+            contents.insert(rel.to_string(), text);
+            Some(terms)
+        };
+        let ranked = LexIndex::select(idx.rank(&query.terms, &query.weights, &mut content, focus));
+        let corpus = idx.corpus();
+        // A question naming something the repository never mentions ("where is the
+        // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
+        // other words.
+        let unknown: Vec<&String> = query
+            .terms
+            .iter()
+            .zip(&query.weights)
+            .filter(|(t, w)| **w >= 1.0 && !idx.knows(t))
+            .map(|(t, _)| t)
+            .collect();
+        if !unknown.is_empty() {
+            let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+            for c in contents.values() {
+                seen.extend(text::index_terms(c));
+            }
+            let absent: Vec<String> = unknown
+                .into_iter()
+                .filter(|t| !seen.contains(*t))
+                .cloned()
+                .collect();
+            // A missing word is the question's topic when it is a name (capitalised:
+            // GraphQL, Kafka, Redis) or when little else is asked ("where is the flux
+            // capacitor"); a missing verb among many found words ("where is the errs
+            // Code type used to pick an HTTP status") is just phrasing.
+            let present = query
+                .terms
+                .iter()
+                .zip(&query.weights)
+                .filter(|(t, w)| **w >= 1.0 && !absent.contains(t))
+                .count();
+            // Only a short question is about its missing word: in a long one (a bug
+            // report, a paragraph) a word no file contains is ignored, and the answer
+            // stops only when nothing it says matches.
+            let asked = present + absent.len();
+            let short = asked <= SHORT_QUESTION_TERMS;
+            if !absent.is_empty()
+                && (present == 0
+                    || (short
+                        && (present <= 2
+                            || absent.iter().any(|t| {
+                                capitalised_in(&query.raw, t) || self.name_terms.contains(t)
+                            }))))
+            {
+                self.absent = absent;
+                return Vec::new();
+            }
+        }
+        // The symbol to follow through the call graph (see below), cited in the top file.
+        let callable =
+            |si: &&usize| matches!(corpus.symbols[**si].kind.as_str(), "function" | "method");
+        let how = query.raw.to_lowercase().starts_with("how");
+        let pick = ranked.first().and_then(|top| {
+            if how {
+                top.symbols.iter().find(callable).copied()
+            } else {
+                top.symbols
+                    .iter()
+                    .filter(callable)
+                    .max_by_key(|&&si| (idx.callers_of(si), std::cmp::Reverse(si)))
+                    .copied()
+            }
+        });
+        let mut calls = Vec::new();
+        for (rank, r) in ranked.iter().enumerate() {
+            let path = corpus.files[r.file].clone();
+            let mut cites: Vec<Cite> = r
+                .symbols
+                .iter()
+                .take(3)
+                .map(|&si| {
+                    let s = &corpus.symbols[si];
+                    Cite {
+                        line: s.line,
+                        end_line: s.end_line.max(s.line),
+                        symbol: Some(s.display.clone()),
+                        kind: Some(s.kind.clone()),
+                    }
+                })
+                .collect();
+            // A question about entry points wants the `main` function itself.
+            if focus.entry
+                && let Some(&si) = idx.symbols_in(r.file).iter().find(|&&si| {
+                    corpus.symbols[si].name == "main" && corpus.symbols[si].kind == "function"
+                })
+                && !cites.iter().any(|c| c.line == corpus.symbols[si].line)
+            {
+                let s = &corpus.symbols[si];
+                cites.insert(
+                    0,
+                    Cite {
+                        line: s.line,
+                        end_line: s.end_line.max(s.line),
+                        symbol: Some(s.display.clone()),
+                        kind: Some(s.kind.clone()),
+                    },
+                );
+            }
+            if rank == 0
+                && let Some(si) = pick
+                && !r.symbols.iter().take(3).any(|&x| x == si)
+            {
+                let s = &corpus.symbols[si];
+                cites.push(Cite {
+                    line: s.line,
+                    end_line: s.end_line.max(s.line),
+                    symbol: Some(s.display.clone()),
+                    kind: Some(s.kind.clone()),
+                });
+            }
+            if cites.is_empty()
+                && let Some(text) = contents.get(&path)
+                && let Some(line) = best_line(text, &query.terms)
+            {
+                cites.push(Cite {
+                    line,
+                    end_line: line,
+                    symbol: None,
+                    kind: None,
+                });
+            }
+            let types = !r.symbols.is_empty()
+                && r.symbols
+                    .iter()
+                    .take(3)
+                    .filter(|&&si| {
+                        matches!(
+                            corpus.symbols[si].kind.as_str(),
+                            "interface" | "struct" | "class" | "type"
+                        )
+                    })
+                    .count()
+                    * 2
+                    > r.symbols.len().min(3);
+            let (start, num) = window(&cites);
+            let file = ConceptFile {
+                path: path.clone(),
+                rank,
+                cites,
+                matched: r.matched.clone(),
+                types,
+            };
+            let args = json!({"file": path, "start_line": start, "num_lines": num});
+            calls.push(self.call("read", args, Some(Purpose::Read { file })));
+        }
+        // Follow the best file's best callable one step through the call graph. "How"
+        // follows it down: what it hands off to is part of the answer (the handler's
+        // signature check, router and ingest) even when those files do not repeat the
+        // question's words. Otherwise follow the most-used match up: who relies on it.
+        if let Some(top) = ranked.first()
+            && let Some(si) = pick
+        {
+            let s = &corpus.symbols[si];
+            let op = if how { "callees" } else { "callers" };
+            let path = corpus.files[top.file].clone();
+            let args = json!({"operation": op, "symbol": s.display, "file": path});
+            let from = s.display.clone();
+            calls.push(self.call(
+                "code",
+                args,
+                Some(Purpose::Expand {
+                    op,
+                    from,
+                    path,
+                    index: idx.clone(),
+                }),
+            ));
+        }
+        calls
+    }
+
+    /// Adds what a concept answer's best symbol leads to: its callers (first-party, in
+    /// other files), or its specific callees: first-party code in other files that few
+    /// others call (helpers called from everywhere, like an error constructor, say nothing
+    /// about this question).
+    pub(super) fn on_expand(
+        &mut self,
+        op: &str,
+        from: &str,
+        path: &str,
+        idx: &LexIndex,
+        result: &ToolResult,
+    ) {
+        let Reply::Hits(hits) = evidence::read_code(result.detail.as_ref()) else {
+            return;
+        };
+        let corpus = idx.corpus();
+        let mut added = 0;
+        for h in hits.iter().filter(|h| h.section.is_some()) {
+            if added >= MAX_EXPANSION || h.path == path || classify::classify(&h.path).secondary() {
+                continue;
+            }
+            let shown = h.name.clone().unwrap_or_default();
+            if op == "callers" {
+                self.found.push(Entry {
+                    path: h.path.clone(),
+                    relation: Relation::Caller,
+                    name: h.name.clone(),
+                    kind: h.kind.clone(),
+                    line: h.line,
+                    end_line: None,
+                    note: format!("{shown} calls {from} at line {}", h.line),
+                    source: "code",
+                    target: None,
+                });
+                added += 1;
+                continue;
+            }
+            let callers = corpus
+                .symbols
+                .iter()
+                .position(|s| corpus.files.get(s.file) == Some(&h.path) && s.line == h.line)
+                .map(|si| idx.callers_of(si));
+            if callers.is_none_or(|c| c > MAX_EXPANSION_CALLERS) {
+                continue;
+            }
+            let site = match h.call_site {
+                Some((ref p, l)) if p == path => format!(", called from {path}:{l}"),
+                _ => String::new(),
+            };
+            self.found.push(Entry {
+                path: h.path.clone(),
+                relation: Relation::Callee,
+                name: h.name.clone(),
+                kind: h.kind.clone(),
+                line: h.line,
+                end_line: h.end_line,
+                note: format!(
+                    "{from} hands off to {} {shown} here{site}",
+                    h.kind.as_deref().unwrap_or("symbol")
+                ),
+                source: "code",
+                target: None,
+            });
+            added += 1;
+        }
+    }
+
+    /// Keeps the citations a `read` confirmed.
+    pub(super) fn on_read(&mut self, file: ConceptFile, findings: &[Finding]) {
+        let covered = |line: u32| {
+            findings.iter().any(|f| {
+                f.path == file.path
+                    && f.line.is_some_and(|a| a <= line)
+                    && f.end_line.or(f.line).is_some_and(|b| line <= b)
+            })
+        };
+        let relation = Relation::Concept {
+            rank: file.rank,
+            types: file.types,
+        };
+        let terms = file.matched.join(", ");
+        let mut any = false;
+        for c in &file.cites {
+            if !covered(c.line) {
+                continue;
+            }
+            any = true;
+            let what = match (&c.symbol, &c.kind) {
+                (Some(s), Some(k)) => format!("Defines {k} {s} at line {}", c.line),
+                (Some(s), None) => format!("Defines {s} at line {}", c.line),
+                _ => format!("Matching text at line {}", c.line),
+            };
+            self.found.push(Entry {
+                path: file.path.clone(),
+                relation,
+                name: c.symbol.clone(),
+                kind: c.kind.clone(),
+                line: c.line,
+                end_line: (c.end_line > c.line && covered(c.end_line)).then_some(c.end_line),
+                note: what,
+                source: "read",
+                target: Some(terms.clone()),
+            });
+        }
+        if !any && findings.iter().any(|f| f.path == file.path) {
+            self.found.push(Entry {
+                path: file.path.clone(),
+                relation,
+                name: None,
+                kind: None,
+                line: 0,
+                end_line: None,
+                note: format!("Its path and contents match {terms}"),
+                source: "read",
+                target: Some(terms),
+            });
+        }
+    }
+}
+
+/// The `read` window covering the citations: from the first to the last cited line, at
+/// most 300 lines, starting a little before the first so a doc comment shows.
+pub(super) fn window(cites: &[Cite]) -> (u32, u32) {
+    let Some(first) = cites.iter().map(|c| c.line).min() else {
+        return (1, 60);
+    };
+    let start = first.saturating_sub(2).max(1);
+    let last = cites
+        .iter()
+        .map(|c| c.end_line.max(c.line))
+        .max()
+        .unwrap_or(first);
+    let num = (last + 1).saturating_sub(start).clamp(1, 300);
+    (start, num)
+}
+
+/// Reads a shortlisted file for ranking (never a secret file; at most 1 MiB).
+pub(super) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
+    if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel)).is_some() {
+        return None;
+    }
+    let abs = root.join(rel);
+    let meta = std::fs::symlink_metadata(&abs).ok()?;
+    if !meta.is_file()
+        || meta.len() > (1 << 20)
+        || explore_tools::secrets::is_multiply_linked(&meta)
+    {
+        return None;
+    }
+    std::fs::read_to_string(abs).ok()
+}
+
+/// True when the question spells the word whose stem is `term` with a capital letter
+/// (not counting the question's first word): a name, like GraphQL or Kafka.
+pub(super) fn capitalised_in(raw: &str, term: &str) -> bool {
+    raw.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .any(|w| w.chars().any(|c| c.is_uppercase()) && text::stem(&w.to_lowercase()) == term)
+}
+
+/// The line of `text` that matches the most distinct question terms (first on ties).
+pub(super) fn best_line(text: &str, terms: &[String]) -> Option<u32> {
+    let mut best = (0usize, 0u32);
+    for (i, l) in text.lines().enumerate() {
+        let words = text::index_terms(l);
+        let n = terms.iter().filter(|t| words.contains(t)).count();
+        if n > best.0 {
+            best = (n, (i + 1) as u32);
+        }
+    }
+    (best.0 > 0).then_some(best.1)
+}

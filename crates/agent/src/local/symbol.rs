@@ -1,0 +1,534 @@
+//! Symbol questions: the first `code` call, reading its typed answer back, narrowing an
+//! ambiguous name by the question's owner, places and kind, and recording what was found
+//! with how it relates to the question.
+
+use super::*;
+
+impl LocalPolicy {
+    pub(super) fn start(&mut self, query: &Query) -> Vec<ToolCall> {
+        match &query.intent {
+            Intent::Concept => self.concept(query),
+            Intent::Trace { from, to } => {
+                let args = json!({"operation": "trace", "symbol": from.name, "to": to.name});
+                vec![self.call(
+                    "code",
+                    args,
+                    Some(Purpose::Code {
+                        op: "trace",
+                        sym: from.clone(),
+                    }),
+                )]
+            }
+            intent => {
+                let op = operation(intent);
+                let Some(sym) = intent.symbol().cloned() else {
+                    return self.concept(query);
+                };
+                // Package and module words (`sym.within`) are not sent as a `file` filter,
+                // which could match nothing: the candidates are narrowed by them after.
+                let args = json!({"operation": op, "symbol": sym.name});
+                vec![self.call("code", args, Some(Purpose::Code { op, sym }))]
+            }
+        }
+    }
+
+    pub(super) fn on_code(
+        &mut self,
+        query: &Query,
+        op: &'static str,
+        sym: &SymbolRef,
+        answer: Reply,
+        narrowed: bool,
+    ) -> Vec<ToolCall> {
+        match answer {
+            Reply::Hits(hits) if !hits.is_empty() => {
+                // Only tests, fixtures or examples in the languages the graph parses: the
+                // product itself may be in another language (Rust beside Go fixtures).
+                if !narrowed
+                    && matches!(op, "find" | "implementations" | "callers" | "usages")
+                    && hits.iter().all(|h| classify::classify(&h.path).secondary())
+                    && let Some(calls) = self.text_search(op, sym, true)
+                {
+                    return calls;
+                }
+                let hits = if op == "find" {
+                    let chosen = choose_definitions(sym, hits.clone());
+                    self.note_dropped(sym, &hits, &chosen);
+                    chosen
+                } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
+                    // Calls the graph guessed from a name alone are noise next to linked
+                    // ones.
+                    hits.into_iter().filter(|h| !h.inferred).collect()
+                } else {
+                    hits
+                };
+                self.record(op, sym, hits);
+                Vec::new()
+            }
+            Reply::Ambiguous(candidates) if !narrowed => {
+                if candidates
+                    .iter()
+                    .all(|h| classify::classify(&h.path).secondary())
+                    && let Some(calls) = self.text_search(op, sym, true)
+                {
+                    return calls;
+                }
+                // Overloads (`@typing.overload` stubs before the implementation) share a
+                // name and a file: the tool cannot tell them apart by `file`, the text can.
+                if op != "find"
+                    && op != "trace"
+                    && candidates.len() > 1
+                    && candidates
+                        .iter()
+                        .all(|c| c.path == candidates[0].path && c.name == candidates[0].name)
+                    && let Some(calls) = self.text_search(op, sym, false)
+                {
+                    return calls;
+                }
+                let chosen = narrow(sym, &candidates);
+                if op == "find" {
+                    // A find that lists several is an answer in itself.
+                    let hits = choose_definitions(sym, candidates.clone());
+                    self.note_dropped(sym, &candidates, &hits);
+                    self.record(op, sym, hits);
+                    return Vec::new();
+                }
+                if chosen.len() > 1 {
+                    self.notes.push(format!(
+                        "The name `{}` is ambiguous: {}.",
+                        sym.name,
+                        chosen
+                            .iter()
+                            .map(|c| format!(
+                                "`{}` at {}:{}",
+                                c.name.as_deref().unwrap_or(&sym.name),
+                                c.path,
+                                c.line
+                            ))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                } else if let Some(c) = chosen.first() {
+                    let others = candidates.len() - 1;
+                    self.notes.push(format!(
+                        "`{}` matched {} symbols; chose `{}` at {}:{} ({}).",
+                        sym.name,
+                        candidates.len(),
+                        c.name.as_deref().unwrap_or(&sym.name),
+                        c.path,
+                        c.line,
+                        if others > 0 {
+                            "the others are tests, vendored or generated code, or do not match the question"
+                        } else {
+                            "the only one"
+                        }
+                    ));
+                }
+                let mut calls = Vec::new();
+                for c in chosen.into_iter().take(4) {
+                    let name = c.name.clone().unwrap_or_else(|| sym.name.clone());
+                    let narrowed_sym = SymbolRef {
+                        name: name.clone(),
+                        kind: sym.kind,
+                        within: Vec::new(),
+                    };
+                    let args = match op {
+                        "trace" => {
+                            let to = match &query.intent {
+                                Intent::Trace { to, .. } => to.name.clone(),
+                                _ => String::new(),
+                            };
+                            json!({"operation": op, "symbol": name, "file": c.path, "to": to})
+                        }
+                        _ => json!({"operation": op, "symbol": name, "file": c.path}),
+                    };
+                    calls.push(self.call(
+                        "code",
+                        args,
+                        Some(Purpose::Narrowed {
+                            op,
+                            sym: narrowed_sym,
+                        }),
+                    ));
+                }
+                calls
+            }
+            Reply::WrongKind { instead } if op == "callers" && !narrowed => {
+                // `callers` of a type is not a call relation: ask for its usages.
+                if instead.contains(&Operation::Usages) {
+                    let args = json!({"operation": "usages", "symbol": sym.name});
+                    return vec![self.call(
+                        "code",
+                        args,
+                        Some(Purpose::Code {
+                            op: "usages",
+                            sym: sym.clone(),
+                        }),
+                    )];
+                }
+                // A constant or variable (the graph links calls and type uses only), or a
+                // name the graph does not know: search the text.
+                if let Some(calls) = self.text_search(op, sym, false) {
+                    return calls;
+                }
+                self.concept_fallback(query, sym)
+            }
+            other => {
+                if narrowed && self.found.is_empty() && self.text_note.is_none() && op != "trace" {
+                    // Even the narrowed name found nothing: the text may.
+                    return self.text_search(op, sym, false).unwrap_or_default();
+                }
+                if narrowed || !self.found.is_empty() {
+                    return Vec::new();
+                }
+                if op == "trace"
+                    && other == Reply::NotFound
+                    && let Intent::Trace { from, to } = &query.intent
+                {
+                    // No linked path: show both ends, what the start calls and what
+                    // calls the target, so the gap (a registry, a decorator) is visible.
+                    self.no_path = true;
+                    self.notes.push(format!(
+                        "The call graph has no path from `{}` to `{}` (calls through registries, decorators, interfaces or function values are not linked); shown are what `{}` calls and what calls `{}`.",
+                        from.name, to.name, from.name, to.name
+                    ));
+                    let a = json!({"operation": "callees", "symbol": from.name});
+                    let b = json!({"operation": "callers", "symbol": to.name});
+                    let ca = self.call(
+                        "code",
+                        a,
+                        Some(Purpose::Code {
+                            op: "callees",
+                            sym: from.clone(),
+                        }),
+                    );
+                    let cb = self.call(
+                        "code",
+                        b,
+                        Some(Purpose::Code {
+                            op: "callers",
+                            sym: to.clone(),
+                        }),
+                    );
+                    return vec![ca, cb];
+                }
+                if op != "trace"
+                    && let Some(calls) = self.text_search(op, sym, false)
+                {
+                    return calls;
+                }
+                self.concept_fallback(query, sym)
+            }
+        }
+    }
+
+    /// Says which same-named definitions an answer leaves out, and why.
+    pub(super) fn note_dropped(&mut self, sym: &SymbolRef, all: &[Hit], chosen: &[Hit]) {
+        let leaf = sym.leaf();
+        for h in all {
+            let same = h.name.as_deref().and_then(|n| n.rsplit('.').next()) == Some(leaf);
+            let kept = chosen.iter().any(|c| c.path == h.path && c.line == h.line);
+            let class = classify::classify(&h.path);
+            if same && !kept && class.secondary() {
+                let why = if class.generated {
+                    "generated code"
+                } else if class.vendored {
+                    "vendored code"
+                } else if class.test {
+                    "test code"
+                } else {
+                    "example or fixture code"
+                };
+                self.notes.push(format!(
+                    "`{}` at {}:{} is {why}, not the answer.",
+                    h.name.as_deref().unwrap_or(leaf),
+                    h.path,
+                    h.line
+                ));
+            }
+        }
+    }
+
+    /// Records the hits of a successful `code` call as entries.
+    pub(super) fn record(&mut self, op: &'static str, sym: &SymbolRef, hits: Vec<Hit>) {
+        self.ops.push(op);
+        let target_name = hits
+            .iter()
+            .find(|h| h.section.is_none())
+            .and_then(|h| h.name.clone())
+            .unwrap_or_else(|| sym.name.clone());
+        for (i, h) in hits.into_iter().enumerate() {
+            let relation = match (&h.section, op) {
+                (None, "trace") => Relation::TraceHop,
+                (None, "methods") if i > 0 => Relation::Definition,
+                (None, _) => Relation::Definition,
+                (Some(s), _) => section_relation(*s),
+            };
+            let name = h.name.clone();
+            let shown = name.clone().unwrap_or_else(|| sym.name.clone());
+            let kind_txt = h.kind.clone().map(|k| format!("{k} ")).unwrap_or_default();
+            let note = match relation {
+                Relation::Definition if op == "methods" && h.section.is_some() => {
+                    format!("Method {shown} at line {}", h.line)
+                }
+                Relation::Definition => format!("Defines {kind_txt}{shown} at line {}", h.line),
+                Relation::Caller => {
+                    if op == "usages" {
+                        format!("{shown} uses {target_name} at line {}", h.line)
+                    } else {
+                        format!("{shown} calls {target_name} at line {}", h.line)
+                    }
+                }
+                Relation::Callee => format!(
+                    "Defines {kind_txt}{shown} at line {}, called by {target_name}",
+                    h.line
+                ),
+                Relation::Implementation => {
+                    format!(
+                        "{shown} ({}) implements {target_name}, at line {}",
+                        h.kind.as_deref().unwrap_or("type"),
+                        h.line
+                    )
+                }
+                Relation::Supertype => format!(
+                    "{target_name} implements {} {shown}, declared at line {}",
+                    h.kind.as_deref().unwrap_or("type"),
+                    h.line
+                ),
+                Relation::TraceHop => format!(
+                    "Hop {shown} ({}) at line {}",
+                    h.kind.as_deref().unwrap_or("symbol"),
+                    h.line
+                ),
+                Relation::Concept { .. } => format!("{shown} at line {}", h.line),
+            };
+            // Callees and trace hops also say where they are called: cite the call site in
+            // the calling file.
+            if let Some((site_path, site_line)) = &h.call_site {
+                self.found.push(Entry {
+                    path: site_path.clone(),
+                    relation: if op == "trace" {
+                        Relation::TraceHop
+                    } else {
+                        Relation::Definition
+                    },
+                    name: None,
+                    kind: None,
+                    line: *site_line,
+                    end_line: None,
+                    note: format!("Calls {shown} at line {site_line}"),
+                    source: "code",
+                    target: Some(target_name.clone()),
+                });
+            }
+            // A caller that calls more than once: every call site is a location.
+            if relation == Relation::Caller {
+                for &line in h.calls.iter().skip(1).filter(|&&l| l != h.line) {
+                    self.found.push(Entry {
+                        path: h.path.clone(),
+                        relation,
+                        name: name.clone(),
+                        kind: h.kind.clone(),
+                        line,
+                        end_line: Some(line),
+                        note: format!("{shown} calls {target_name} again at line {line}"),
+                        source: "code",
+                        target: Some(target_name.clone()),
+                    });
+                }
+            }
+            self.found.push(Entry {
+                path: h.path,
+                relation,
+                name,
+                kind: h.kind,
+                line: h.line,
+                end_line: h.end_line,
+                note,
+                source: "code",
+                target: Some(target_name.clone()),
+            });
+        }
+    }
+
+    pub(super) fn concept_fallback(&mut self, query: &Query, sym: &SymbolRef) -> Vec<ToolCall> {
+        if self.unmentioned.is_some() {
+            // Not a word of any source file: nothing to rank.
+            return Vec::new();
+        }
+        self.name_terms = text::index_terms(&sym.name);
+        if self.fallback.is_none() {
+            self.fallback = Some(format!("No symbol `{}` was found", sym.name));
+        }
+        // Search by the symbol's words ("FrobnicateQuux" → frobnicate, quux) as well as
+        // the rest of the question.
+        let mut q = query.clone();
+        for t in text::index_terms(&sym.name) {
+            if !q.terms.contains(&t) {
+                q.terms.push(t);
+                q.weights.push(1.0);
+            }
+        }
+        self.concept(&q)
+    }
+}
+
+/// The `code` operation for a symbol intent.
+pub(super) fn operation(intent: &Intent) -> &'static str {
+    match intent {
+        Intent::Definition(_) => "find",
+        Intent::Callers(_) => "callers",
+        Intent::Callees(_) => "callees",
+        Intent::Implementations(_) => "implementations",
+        Intent::Methods(_) => "methods",
+        Intent::Trace { .. } => "trace",
+        Intent::Concept => "find",
+    }
+}
+
+/// How a place in a `code` answer relates to the question's symbol, by the section it
+/// came in.
+pub(super) fn section_relation(section: CodeRelation) -> Relation {
+    match section {
+        CodeRelation::Path => Relation::TraceHop,
+        CodeRelation::Callers | CodeRelation::Through | CodeRelation::UsedBy => Relation::Caller,
+        CodeRelation::Callees => Relation::Callee,
+        CodeRelation::Implementations | CodeRelation::Subclasses => Relation::Implementation,
+        CodeRelation::Implements => Relation::Supertype,
+        CodeRelation::Methods | CodeRelation::Definitions | CodeRelation::PartialMatches => {
+            Relation::Definition
+        }
+    }
+}
+
+pub(super) fn kind_matches(want: &str, got: &str) -> bool {
+    want == got
+        || (want == "class" && matches!(got, "struct" | "interface" | "type"))
+        || (want == "type" && matches!(got, "struct" | "interface" | "class"))
+        || (want == "function" && got == "method")
+        || (want == "method" && got == "function")
+}
+
+/// Narrows candidates of an ambiguous name: the question's qualifier, then its kind, then
+/// real code over tests, vendored and generated code. What is left may still be several.
+pub(super) fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
+    let mut c: Vec<Hit> = candidates.to_vec();
+    // Package, module and file words: the candidates that match most of them, if any do.
+    if !sym.within.is_empty() {
+        let score = |h: &Hit| sym.within.iter().filter(|w| lives_in(h, w)).count();
+        let best = c.iter().map(score).max().unwrap_or(0);
+        if best > 0 {
+            c.retain(|h| score(h) == best);
+        }
+    }
+    if let Some(q) = sym.qualifier() {
+        let q = q.to_lowercase();
+        let keep: Vec<Hit> = c
+            .iter()
+            .filter(|h| {
+                let name = h.name.as_deref().unwrap_or("").to_lowercase();
+                name.starts_with(&format!("{q}.")) || h.path.to_lowercase().contains(&q)
+            })
+            .cloned()
+            .collect();
+        if !keep.is_empty() {
+            c = keep;
+        }
+    }
+    if let Some(k) = sym.kind {
+        // The kind asked for exactly ("the standalone ReadFile function"), else a close
+        // one (a "class" that is a struct).
+        let exact: Vec<Hit> = c
+            .iter()
+            .filter(|h| h.kind.as_deref() == Some(k))
+            .cloned()
+            .collect();
+        let keep: Vec<Hit> = if exact.is_empty() {
+            c.iter()
+                .filter(|h| h.kind.as_deref().is_some_and(|g| kind_matches(k, g)))
+                .cloned()
+                .collect()
+        } else {
+            exact
+        };
+        if !keep.is_empty() {
+            c = keep;
+        }
+    }
+    let primary: Vec<Hit> = c
+        .iter()
+        .filter(|h| !classify::classify(&h.path).secondary())
+        .cloned()
+        .collect();
+    if !primary.is_empty() {
+        c = primary;
+    }
+    c
+}
+
+/// Whether a place word of the question (`afero`, `mem`, `validate`, `text`) names where
+/// `h` lives: a segment of its package or module path, a directory, or its file's stem
+/// or a word of it (`text` in `text_formatter.go`).
+pub(super) fn lives_in(h: &Hit, word: &str) -> bool {
+    let word = word.to_lowercase();
+    if word.contains('/') || word.contains('.') {
+        // A path the question gave: a suffix of the file's path, or a directory of it.
+        let path = h.path.to_lowercase();
+        let word = word.trim_start_matches("./").trim_end_matches('/');
+        return path == word
+            || path.ends_with(&format!("/{word}"))
+            || path.starts_with(&format!("{word}/"))
+            || path.contains(&format!("/{word}/"));
+    }
+    let owner_path = h
+        .qname
+        .as_deref()
+        .and_then(|q| h.name.as_deref().and_then(|n| q.strip_suffix(n)))
+        .unwrap_or("");
+    let in_qname = owner_path
+        .split(['/', '.'])
+        .any(|seg| seg.eq_ignore_ascii_case(&word));
+    let path = h.path.to_lowercase();
+    let mut segments: Vec<&str> = path.split('/').collect();
+    let file = segments.pop().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or(file);
+    in_qname
+        || segments.iter().any(|d| *d == word)
+        || stem.trim_start_matches('_') == word
+        || stem.split(['_', '-']).any(|w| w == word)
+}
+
+/// The definitions worth citing from a `find`: exact names first (a `find` may also list
+/// partial matches), narrowed as for an ambiguous name.
+pub(super) fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
+    let leaf = sym.leaf();
+    let whole = |h: &Hit| h.name.as_deref() == Some(sym.name.as_str());
+    let exact: Vec<Hit> = hits
+        .iter()
+        .filter(|h| whole(h) || h.name.as_deref().and_then(|n| n.rsplit('.').next()) == Some(leaf))
+        .cloned()
+        .collect();
+    let pool = if exact.is_empty() { hits } else { exact };
+    let mut chosen = narrow(sym, &pool);
+    chosen.iter_mut().for_each(|h| h.section = None);
+    // The name as written comes first ("Code": the type before the method `Error.Code`);
+    // then a method defined in the file named after its type (`LedgerService.
+    // post_transaction` in `ledger_service.py`, `Planner.Plan` in `planner.go`), the
+    // primary definition, before overrides elsewhere.
+    chosen.sort_by_key(|h| {
+        let owner = h
+            .name
+            .as_deref()
+            .and_then(|n| n.rsplit_once('.'))
+            .map(|(o, _)| text::split_words(o).join("_"));
+        let stem = h
+            .path
+            .rsplit('/')
+            .next()
+            .and_then(|f| f.split('.').next())
+            .unwrap_or("")
+            .to_lowercase();
+        (!whole(h), owner.is_none_or(|o| o != stem))
+    });
+    chosen
+}

@@ -1,0 +1,281 @@
+//! The answer: entries grouped by file with roles, ordered best first, and the prose
+//! that cites them.
+
+use super::*;
+
+impl LocalPolicy {
+    /// The arguments of the final `submit`.
+    pub(super) fn submission(&self, query: &Query) -> Value {
+        let files = group(&self.found, self.effective_intent(query));
+        let relevant: Vec<Value> = files
+            .iter()
+            .map(|f| {
+                json!({
+                    "path": f.path,
+                    "rationale": f.rationale,
+                    "role": f.role.as_str(),
+                    "discovery_source": f.source,
+                    "key_symbols": f.key_symbols,
+                    "locations": f.locations,
+                })
+            })
+            .collect();
+        let answer = self.answer_text(query, &files);
+        json!({"answer": answer, "relevant_files": relevant})
+    }
+
+    /// The intent the answer was found for: a symbol question that fell back to ranking
+    /// is answered as a concept question.
+    pub(super) fn effective_intent<'q>(&self, query: &'q Query) -> &'q Intent {
+        if self.fallback.is_some() {
+            &CONCEPT
+        } else {
+            &query.intent
+        }
+    }
+
+    pub(super) fn answer_text(&self, query: &Query, files: &[Grouped]) -> String {
+        let intent = self.effective_intent(query);
+        let mut parts: Vec<String> = Vec::new();
+        if files.is_empty() {
+            if let (Some(n), Some(sym)) = (self.unmentioned, query.intent.symbol()) {
+                return format!(
+                    "No symbol `{}` was found: the code graph does not know it and no source file mentions it (text search over {n} files); no relevant files.",
+                    sym.name
+                );
+            }
+            if !self.absent.is_empty() && self.fallback.is_none() {
+                return format!(
+                    "No file in the repository mentions {}; no relevant files.",
+                    self.absent.join(", ")
+                );
+            }
+            let what = match &self.fallback {
+                Some(s) => format!("{s}, and no file matches the question's words"),
+                None if query.terms.is_empty() => {
+                    "The question has no words to search for".to_string()
+                }
+                None => format!(
+                    "Nothing in the repository matches the question's terms ({})",
+                    query.terms.join(", ")
+                ),
+            };
+            return format!("{what}; no relevant files.");
+        }
+        let cite = |e: &Entry| format!("{}:{}", e.path, e.line);
+        let primary: Vec<&Entry> = self.found.iter().filter(|e| e.line > 0).collect();
+        let target = query
+            .intent
+            .symbol()
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        match intent {
+            Intent::Definition(_) => {
+                let defs: Vec<String> = files
+                    .iter()
+                    .flat_map(|f| f.entries.iter())
+                    .filter(|e| e.relation == Relation::Definition && e.line > 0)
+                    .map(|e| {
+                        format!(
+                            "`{}`{} at {}",
+                            e.name.as_deref().unwrap_or(&target),
+                            e.kind
+                                .as_ref()
+                                .map(|k| format!(" ({k})"))
+                                .unwrap_or_default(),
+                            cite(e)
+                        )
+                    })
+                    .collect();
+                if defs.len() == 1 {
+                    parts.push(format!("{} is the definition.", defs[0]));
+                } else {
+                    parts.push(format!("{} definitions: {}.", defs.len(), defs.join("; ")));
+                }
+            }
+            Intent::Concept => {
+                let tops: Vec<String> = files
+                    .iter()
+                    .take(4)
+                    .filter_map(|f| {
+                        let e = f.entries.iter().find(|e| e.line > 0)?;
+                        Some(match &e.name {
+                            Some(n) => format!("`{n}` at {}", cite(e)),
+                            None => cite(e),
+                        })
+                    })
+                    .collect();
+                if !tops.is_empty() {
+                    parts.push(format!("Most relevant: {}.", tops.join("; ")));
+                }
+            }
+            _ => {
+                let rels: Vec<String> = primary
+                    .iter()
+                    .filter(|e| {
+                        (e.name.is_some() || self.text_note.is_some())
+                            && if intent.name() == "methods" {
+                                e.kind.as_deref() == Some("method")
+                            } else {
+                                e.relation != Relation::Definition
+                            }
+                    })
+                    .take(8)
+                    .map(|e| match e.name.as_deref() {
+                        Some(n) => format!("{n} at {}", cite(e)),
+                        None => cite(e),
+                    })
+                    .collect();
+                // Only the asked-for symbol's own definitions: the callers' and callees'
+                // definitions are relations, listed after the verb.
+                let last = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
+                let wanted = last(&target);
+                let defs: Vec<String> = primary
+                    .iter()
+                    .filter(|e| {
+                        e.relation == Relation::Definition
+                            && e.name.as_deref().is_some_and(|n| last(n) == wanted)
+                    })
+                    .map(|e| format!("`{}` at {}", e.name.as_deref().unwrap_or(&target), cite(e)))
+                    .collect();
+                let verb = match intent.name() {
+                    "callers" if self.ops.contains(&"usages") => "Used by",
+                    "callers" => "Called by",
+                    "callees" => "Calls",
+                    "implementations" => "Implemented by",
+                    "methods" => "Methods",
+                    "trace" if self.no_path => "Both ends",
+                    "trace" => "Path",
+                    _ => "Related",
+                };
+                if !defs.is_empty() && intent.name() != "methods" {
+                    parts.push(format!("{}.", defs.join("; ")));
+                }
+                if rels.is_empty() {
+                    parts.push(format!("{verb}: none found."));
+                } else {
+                    let sep = if intent.name() == "trace" && !self.no_path {
+                        " -> "
+                    } else {
+                        "; "
+                    };
+                    parts.push(format!("{verb}: {}.", rels.join(sep)));
+                }
+            }
+        }
+        if let Some(s) = &self.fallback {
+            parts.insert(0, format!("{s}; these files match the question's words."));
+        }
+        if let Some(s) = &self.text_note {
+            parts.insert(0, s.clone());
+        }
+        parts.extend(self.notes.iter().cloned());
+        parts.join(" ")
+    }
+}
+
+/// A file of the answer, grouped from entries.
+#[derive(Debug, Clone)]
+pub(super) struct Grouped {
+    path: String,
+    role: Role,
+    rationale: String,
+    source: &'static str,
+    key_symbols: Vec<String>,
+    locations: Vec<Location>,
+    entries: Vec<Entry>,
+    order: (u8, u8, usize),
+}
+
+/// Groups entries by file, picks each file's role and rationale, and orders files best
+/// first: for relation questions the related files (callers, implementations, hops)
+/// before the target's definition, real code before tests, vendored and generated code.
+pub(super) fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
+    let mut files: Vec<Grouped> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let pos = match files.iter().position(|f| f.path == e.path) {
+            Some(p) => p,
+            None => {
+                let class = classify::classify(&e.path);
+                let rel_rank = match (intent, e.relation) {
+                    (Intent::Definition(_) | Intent::Methods(_), Relation::Definition) => 0,
+                    (Intent::Definition(_) | Intent::Methods(_), _) => 1,
+                    (Intent::Concept, Relation::Concept { rank: 0, .. }) => 0,
+                    (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
+                    (Intent::Concept, _) => 2,
+                    (_, Relation::Definition) => 1,
+                    _ => 0,
+                };
+                files.push(Grouped {
+                    path: e.path.clone(),
+                    role: classify::role(&e.path, e.relation, e.kind.as_deref()),
+                    rationale: String::new(),
+                    source: e.source,
+                    key_symbols: Vec::new(),
+                    locations: Vec::new(),
+                    entries: Vec::new(),
+                    order: (u8::from(class.secondary()), rel_rank, i),
+                });
+                files.len() - 1
+            }
+        };
+        files[pos].entries.push(e.clone());
+    }
+    for f in &mut files {
+        let class = classify::classify(&f.path);
+        let mut notes: Vec<String> = Vec::new();
+        for e in &f.entries {
+            if !notes.contains(&e.note) {
+                notes.push(e.note.clone());
+            }
+            if let Some(n) = &e.name
+                && !f.key_symbols.contains(n)
+            {
+                f.key_symbols.push(n.clone());
+            }
+            if e.line > 0 {
+                let loc = Location {
+                    line: e.line,
+                    end_line: e.end_line.filter(|&x| x > e.line),
+                    symbol: e.name.clone(),
+                    kind: e.kind.clone(),
+                };
+                if !f.locations.iter().any(|l| l.line == loc.line) {
+                    f.locations.push(loc);
+                }
+            }
+        }
+        let mut rationale = notes.join("; ");
+        if let Intent::Concept = intent
+            && let Some(t) = f.entries.first().and_then(|e| e.target.clone())
+            && !t.is_empty()
+        {
+            rationale.push_str(&format!(" (matches {t})"));
+        }
+        if class.generated {
+            rationale.push_str(" — generated code, do not edit");
+        } else if class.vendored {
+            rationale.push_str(" — vendored third-party code");
+        } else if class.test {
+            rationale.push_str(" — test code");
+        } else if class.sample {
+            rationale.push_str(" — example, fixture or documentation code");
+        }
+        f.rationale = rationale;
+        f.locations.sort_by_key(|l| l.line);
+    }
+    if let Intent::Callers(_) = intent {
+        // The file with the most call sites first (a class calling its own method from
+        // four places beats a module calling it once).
+        let calls = |f: &Grouped| {
+            f.entries
+                .iter()
+                .filter(|e| e.relation == Relation::Caller)
+                .count()
+        };
+        files.sort_by_key(|f| (f.order.0, std::cmp::Reverse(calls(f)), f.order.1, f.order.2));
+    } else {
+        files.sort_by_key(|f| f.order);
+    }
+    files
+}
