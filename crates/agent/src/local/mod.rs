@@ -22,9 +22,9 @@
 //!    which the loop reports as `not_found`, when nothing passes the relevance threshold.
 //!
 //! This module holds the engine's state and its turn machine (what was asked, which calls
-//! are pending and why); each kind of work lives beside it: [`symbol`] (symbol questions
-//! and the typed `code` answers), [`search`] (text search), [`concept`] (ranking and the
-//! reads that back it) and [`writer`] (grouping, roles and the answer's prose).
+//! are pending and why); each kind of work lives beside it: `symbol` (symbol questions
+//! and the typed `code` answers), `search` (text search), `concept` (ranking and the
+//! reads that back it) and `writer` (grouping, roles and the answer's prose).
 
 pub mod classify;
 mod concept;
