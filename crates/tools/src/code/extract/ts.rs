@@ -71,6 +71,9 @@ struct Extractor<'s> {
     types: HashMap<String, usize>,
     /// `this.x = …` and constructor parameter properties: (class, field, what it holds).
     pending_fields: Vec<(String, String, Recv)>,
+    /// Indices of the symbols declared by a signature without a body (overloads,
+    /// interface methods, `declare function`).
+    signatures: Vec<usize>,
 }
 
 pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
@@ -79,6 +82,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         facts: FileFacts::default(),
         types: HashMap::new(),
         pending_fields: Vec::new(),
+        signatures: Vec::new(),
     };
     for st in named_children(tree.root_node()) {
         x.statement(st, st);
@@ -87,6 +91,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         mut facts,
         types,
         pending_fields,
+        signatures,
         ..
     } = x;
     for (class, field, recv) in pending_fields {
@@ -99,23 +104,25 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
             }
         }
     }
-    // An overload signature followed by its implementation is one definition.
-    let implemented: Vec<(Vec<String>, String)> = facts
-        .symbols
-        .iter()
-        .filter(|s| s.kind.is_callable() && !s.signature.ends_with(';'))
-        .map(|s| (s.container.clone(), s.name.clone()))
-        .collect();
-    let mut seen: Vec<(Vec<String>, String)> = Vec::new();
-    facts.symbols.retain(|s| {
-        if !s.kind.is_callable() || !s.signature.ends_with(';') {
-            return true;
-        }
-        let key = (s.container.clone(), s.name.clone());
-        let keep = !implemented.contains(&key) && !seen.contains(&key);
-        seen.push(key);
-        keep
-    });
+    // Overloads are one definition: the implementation, or the first signature when
+    // there is none (an interface, a `declare`).
+    if !signatures.is_empty() {
+        let key = |s: &RawSymbol| (s.container.join("."), s.name.clone());
+        let implemented: std::collections::HashSet<(String, String)> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| s.kind.is_callable() && !signatures.contains(i))
+            .map(|(_, s)| key(s))
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut i = 0;
+        facts.symbols.retain(|s| {
+            let is_signature = signatures.contains(&i);
+            i += 1;
+            !is_signature || (!implemented.contains(&key(s)) && seen.insert(key(s)))
+        });
+    }
     facts
 }
 
@@ -646,6 +653,9 @@ impl Extractor<'_> {
                     });
                 }
             }
+        }
+        if matches!(f.kind(), "function_signature" | "method_signature") {
+            self.signatures.push(self.facts.symbols.len());
         }
         self.facts.symbols.push(sym);
     }
