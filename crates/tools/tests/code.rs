@@ -925,11 +925,23 @@ fn ts_callers_through_imports_namespaces_and_re_exports() {
             ts_mini(),
             json!({"operation":"callers","symbol":"Logger.info"})
         ),
-        "Logger.info (method) at src/logger.js:9\n\nCallers:\n  main (function) at src/app.ts:17"
+        "Logger.info (method) at src/logger.js:9\n\nCallers:\n  main (function) at src/app.ts:17\n  Logger.warn (method) at src/logger.js:14"
     );
     assert_eq!(
         text(ts_mini(), json!({"operation":"callers","symbol":"format"})),
         "format (function) at src/format.js:1\n\nCallers:\n  Logger.info (method) at src/logger.js:10"
+    );
+    // CommonJS: `exports.pad = function …` is a definition; `this.info` resolves.
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callers","symbol":"pad"})),
+        "pad (function) at src/format.js:7\n\nCallers:\n  Logger.warn (method) at src/logger.js:14"
+    );
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"callees","symbol":"Logger.warn"})
+        ),
+        "Logger.warn (method) at src/logger.js:13\n\nCallees:\n  pad (function) at src/format.js:7, called at line 14\n  Logger.info (method) at src/logger.js:9, called at line 14"
     );
 }
 

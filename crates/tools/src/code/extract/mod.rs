@@ -124,6 +124,26 @@ impl RawSymbol {
     }
 }
 
+/// Records the fields that assignments in methods found (`self.x = …`, `this.x = …`,
+/// TypeScript parameter properties): on the type `types` names, unless its declaration
+/// already says more.
+pub(crate) fn apply_fields(
+    symbols: &mut [RawSymbol],
+    types: &std::collections::HashMap<String, usize>,
+    pending: Vec<(String, String, Recv)>,
+) {
+    for (owner, field, recv) in pending {
+        if let Some(&i) = types.get(&owner) {
+            let fields = &mut symbols[i].fields;
+            match fields.iter_mut().find(|(n, _)| *n == field) {
+                Some((_, old)) if matches!(old, Recv::Unknown | Recv::Opaque) => *old = recv,
+                Some(_) => {}
+                None => fields.push((field, recv)),
+            }
+        }
+    }
+}
+
 /// What is known about the value a method is called on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Recv {

@@ -94,16 +94,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         signatures,
         ..
     } = x;
-    for (class, field, recv) in pending_fields {
-        if let Some(&i) = types.get(&class) {
-            let fields = &mut facts.symbols[i].fields;
-            match fields.iter_mut().find(|(n, _)| *n == field) {
-                Some((_, old)) if matches!(old, Recv::Unknown | Recv::Opaque) => *old = recv,
-                Some(_) => {}
-                None => fields.push((field, recv)),
-            }
-        }
-    }
+    super::apply_fields(&mut facts.symbols, &types, pending_fields);
     // Overloads are one definition: the implementation, or the first signature when
     // there is none (an interface, a `declare`).
     if !signatures.is_empty() {
@@ -157,10 +148,7 @@ impl Extractor<'_> {
             "class_declaration" | "abstract_class_declaration" => self.class(st, outer),
             "interface_declaration" => self.interface(st, outer),
             "type_alias_declaration" | "enum_declaration" => {
-                if let Some(name) = name_of(st, src) {
-                    let mut sym = RawSymbol::new(name.to_string(), Kind::Type, st, src);
-                    sym.signature = signature(st, outer, src);
-                    sym.doc = doc_comment_above(outer, src);
+                if let Some(sym) = type_symbol(st, outer, Kind::Type, src) {
                     self.push_type(sym);
                 }
             }
@@ -395,14 +383,10 @@ impl Extractor<'_> {
 
     fn class(&mut self, node: Node<'_>, outer: Node<'_>) {
         let src = self.src;
-        let Some(name) = name_of(node, src) else {
+        let Some(mut sym) = type_symbol(node, outer, Kind::Class, src) else {
             return;
         };
-        let name = name.to_string();
-        let mut sym = RawSymbol::new(name.clone(), Kind::Class, node, src);
-        sym.line = start_line(node);
-        sym.signature = signature(node, outer, src);
-        sym.doc = doc_comment_above(outer, src);
+        let name = sym.name.clone();
         for c in named_children(node) {
             if c.kind() != "class_heritage" {
                 continue;
@@ -463,13 +447,10 @@ impl Extractor<'_> {
 
     fn interface(&mut self, node: Node<'_>, outer: Node<'_>) {
         let src = self.src;
-        let Some(name) = name_of(node, src) else {
+        let Some(mut sym) = type_symbol(node, outer, Kind::Interface, src) else {
             return;
         };
-        let name = name.to_string();
-        let mut sym = RawSymbol::new(name.clone(), Kind::Interface, node, src);
-        sym.signature = signature(node, outer, src);
-        sym.doc = doc_comment_above(outer, src);
+        let name = sym.name.clone();
         let mut body = node.child_by_field_name("body");
         for c in named_children(node) {
             if c.kind() == "extends_type_clause" {
@@ -659,6 +640,16 @@ impl Extractor<'_> {
         }
         self.facts.symbols.push(sym);
     }
+}
+
+/// A named type declaration (class, interface, alias, enum) with its line after the
+/// decorators, signature and doc comment.
+fn type_symbol(node: Node<'_>, outer: Node<'_>, kind: Kind, src: &str) -> Option<RawSymbol> {
+    let mut sym = RawSymbol::new(name_of(node, src)?.to_string(), kind, node, src);
+    sym.line = start_line(node);
+    sym.signature = signature(node, outer, src);
+    sym.doc = doc_comment_above(outer, src);
+    Some(sym)
 }
 
 /// The signature line of a definition: the first line of the statement around it (`export
