@@ -927,6 +927,14 @@ fn ts_callers_through_imports_namespaces_and_re_exports() {
         ),
         "Logger.info (method) at src/logger.js:9\n\nCallers:\n  main (function) at src/app.ts:17\n  Logger.warn (method) at src/logger.js:14"
     );
+    // A module-level call: the variable it initializes is the caller.
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"callers","symbol":"buildScene"})
+        ),
+        "buildScene (function) at src/app.ts:6\n\nCallers:\n  main (function) at src/app.ts:15\n  defaultCanvas (const) at src/app.ts:22"
+    );
     assert_eq!(
         text(ts_mini(), json!({"operation":"callers","symbol":"format"})),
         "format (function) at src/format.js:1\n\nCallers:\n  Logger.info (method) at src/logger.js:10"

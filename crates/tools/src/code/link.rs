@@ -343,11 +343,10 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
     let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
     for id in 0..l.symbols.len() as SymbolId {
         let (fi, raw) = l.raw[id as usize];
-        if !raw.kind.is_callable() {
-            continue;
-        }
+        // Functions and methods; TypeScript and JavaScript module-level variables carry
+        // the calls of their initializers too (`const router = createRouter([])`).
         let mut used = HashSet::new();
-        for u in &raw.uses {
+        for u in raw.uses.iter().filter(|_| raw.kind.is_callable()) {
             if let Some(Ent::Sym(t)) = l.resolve_path(fi, u)
                 && l.symbols[t as usize].kind.is_type()
                 && used.insert(t)

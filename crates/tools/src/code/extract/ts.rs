@@ -73,7 +73,7 @@ struct Extractor<'s> {
     pending_fields: Vec<(String, String, Recv)>,
     /// Indices of the symbols declared by a signature without a body (overloads,
     /// interface methods, `declare function`).
-    signatures: Vec<usize>,
+    signatures: std::collections::HashSet<usize>,
 }
 
 pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
@@ -82,7 +82,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         facts: FileFacts::default(),
         types: HashMap::new(),
         pending_fields: Vec::new(),
-        signatures: Vec::new(),
+        signatures: std::collections::HashSet::new(),
     };
     for st in named_children(tree.root_node()) {
         x.statement(st, st);
@@ -375,6 +375,18 @@ impl Extractor<'_> {
                     let mut sym = RawSymbol::new(name, kind, d, src);
                     sym.signature = signature(d, outer, src);
                     sym.doc = doc_comment_above(outer, src);
+                    // `const router = createRouter([])`: a module-level call has this
+                    // variable as its caller (there is no other).
+                    if let Some(v) = value {
+                        let mut calls = Vec::new();
+                        walk_pruned(v, &mut |n| {
+                            if matches!(n.kind(), "call_expression" | "new_expression") {
+                                calls.push(n);
+                            }
+                            true
+                        });
+                        sym.calls = call_sites(&calls, src, &HashMap::new());
+                    }
                     self.facts.symbols.push(sym);
                 }
             }
@@ -618,25 +630,10 @@ impl Extractor<'_> {
                 }
                 true
             });
-            for call in calls {
-                let target = if call.kind() == "new_expression" {
-                    call.child_by_field_name("constructor")
-                        .and_then(|c| type_path(c, src))
-                        .map(CallTarget::Path)
-                } else {
-                    call.child_by_field_name("function")
-                        .and_then(|f| call_target(f, src, &scope))
-                };
-                if let Some(target) = target {
-                    sym.calls.push(RawCall {
-                        line: line_of(call),
-                        target,
-                    });
-                }
-            }
+            sym.calls = call_sites(&calls, src, &scope);
         }
         if matches!(f.kind(), "function_signature" | "method_signature") {
-            self.signatures.push(self.facts.symbols.len());
+            self.signatures.insert(self.facts.symbols.len());
         }
         self.facts.symbols.push(sym);
     }
@@ -650,6 +647,28 @@ fn type_symbol(node: Node<'_>, outer: Node<'_>, kind: Kind, src: &str) -> Option
     sym.signature = signature(node, outer, src);
     sym.doc = doc_comment_above(outer, src);
     Some(sym)
+}
+
+/// The calls among `calls` (call and `new` expressions) whose target can be written down.
+fn call_sites(calls: &[Node<'_>], src: &str, scope: &HashMap<String, Recv>) -> Vec<RawCall> {
+    let mut out = Vec::new();
+    for call in calls {
+        let target = if call.kind() == "new_expression" {
+            call.child_by_field_name("constructor")
+                .and_then(|c| type_path(c, src))
+                .map(CallTarget::Path)
+        } else {
+            call.child_by_field_name("function")
+                .and_then(|f| call_target(f, src, scope))
+        };
+        if let Some(target) = target {
+            out.push(RawCall {
+                line: line_of(*call),
+                target,
+            });
+        }
+    }
+    out
 }
 
 /// The signature line of a definition: the first line of the statement around it (`export
