@@ -9,6 +9,7 @@ pub mod budget;
 pub mod doom;
 pub mod event;
 pub mod evidence;
+pub mod lists;
 pub mod llm;
 pub mod local;
 pub mod policy;

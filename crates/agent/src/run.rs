@@ -27,6 +27,7 @@ use crate::budget::{Calibration, TokenCounter};
 use crate::doom::{self, DoomDetector, DoomEvent, Verdict};
 use crate::event::{Event, EventSink};
 use crate::evidence::{self, Checked, Evidence};
+use crate::lists::{self, ListSeen};
 use crate::policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, TurnRequest};
 use crate::result::{
     ExploreResult, Metadata, RESULT_VERSION, RelevantFile, StopReason, Usage, now_timestamp,
@@ -182,6 +183,8 @@ struct Metrics {
     elided_outputs: u32,
     repair_rounds: u32,
     estimated_prompt_tokens: u64,
+    /// Every list a `code` call returned, to count how much of each the result cites.
+    lists: Vec<ListSeen>,
 }
 
 /// What ends a run.
@@ -842,6 +845,7 @@ impl<'a> Run<'a> {
             }
             return;
         };
+        self.metrics.lists.extend(ListSeen::of(answer));
         let op = answer.operation();
         if matches!(answer, CodeAnswer::Ambiguous(_)) {
             self.metrics.ambiguous_resolves += 1;
@@ -1092,6 +1096,7 @@ impl<'a> Run<'a> {
             }),
         );
         extra.insert("notices".into(), json!(self.notices));
+        extra.insert("lists".into(), json!(lists::reports(&m.lists, &files)));
         let result = ExploreResult {
             version: RESULT_VERSION,
             query: self.config.query.clone(),

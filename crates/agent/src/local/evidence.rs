@@ -110,3 +110,23 @@ pub fn read_code(detail: Option<&ToolDetail>) -> Reply {
         },
     }
 }
+
+/// How many related symbols a `code` answer's lists hold in all (callers, methods,
+/// implementations…; not a `find`'s definitions): more than its items when the walk
+/// stopped at its limit, and more than an answer names when it names the first few.
+pub fn list_total(detail: Option<&ToolDetail>) -> usize {
+    match detail.and_then(ToolDetail::code) {
+        Some(CodeAnswer::Found(f)) => f
+            .sections
+            .iter()
+            .filter(|s| {
+                !matches!(
+                    s.relation,
+                    code::answer::Relation::Definitions | code::answer::Relation::PartialMatches
+                )
+            })
+            .map(|s| s.total.max(s.items.len()))
+            .sum(),
+        _ => 0,
+    }
+}

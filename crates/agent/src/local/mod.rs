@@ -104,6 +104,9 @@ pub struct LocalPolicy {
     /// (`FrobnicateQuux` → frobnicate, quux): any of them missing everywhere means
     /// `not_found`.
     name_terms: Vec<String>,
+    /// How many related symbols the recorded `code` lists hold in all, for "8 of 12
+    /// methods shown".
+    list_total: usize,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -199,6 +202,7 @@ impl LocalPolicy {
             text_note: None,
             unmentioned: None,
             name_terms: Vec::new(),
+            list_total: 0,
         }
     }
 
@@ -293,11 +297,13 @@ impl LocalPolicy {
             match purpose {
                 Purpose::Code { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());
-                    calls.extend(self.on_code(query, op, &sym, answer, false));
+                    let total = evidence::list_total(result.detail.as_ref());
+                    calls.extend(self.on_code(query, op, &sym, answer, total, false));
                 }
                 Purpose::Narrowed { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());
-                    calls.extend(self.on_code(query, op, &sym, answer, true));
+                    let total = evidence::list_total(result.detail.as_ref());
+                    calls.extend(self.on_code(query, op, &sym, answer, total, true));
                 }
                 Purpose::Read { file } => {
                     if !result.is_error {

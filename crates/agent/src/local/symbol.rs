@@ -38,6 +38,7 @@ impl LocalPolicy {
         op: &'static str,
         sym: &SymbolRef,
         answer: Reply,
+        list_total: usize,
         narrowed: bool,
     ) -> Vec<ToolCall> {
         match answer {
@@ -62,7 +63,7 @@ impl LocalPolicy {
                 } else {
                     hits
                 };
-                self.record(op, sym, hits);
+                self.record(op, sym, hits, list_total);
                 Vec::new()
             }
             Reply::Ambiguous(candidates) if !narrowed => {
@@ -90,7 +91,7 @@ impl LocalPolicy {
                     // A find that lists several is an answer in itself.
                     let hits = choose_definitions(sym, candidates.clone());
                     self.note_dropped(sym, &candidates, &hits);
-                    self.record(op, sym, hits);
+                    self.record(op, sym, hits, list_total);
                     return Vec::new();
                 }
                 if chosen.len() > 1 {
@@ -249,9 +250,17 @@ impl LocalPolicy {
         }
     }
 
-    /// Records the hits of a successful `code` call as entries.
-    pub(super) fn record(&mut self, op: &'static str, sym: &SymbolRef, hits: Vec<Hit>) {
+    /// Records the hits of a successful `code` call as entries, and the size of its lists
+    /// (`list_total`, see [`evidence::list_total`]).
+    pub(super) fn record(
+        &mut self,
+        op: &'static str,
+        sym: &SymbolRef,
+        hits: Vec<Hit>,
+        list_total: usize,
+    ) {
         self.ops.push(op);
+        self.list_total += list_total;
         let target_name = hits
             .iter()
             .find(|h| h.section.is_none())

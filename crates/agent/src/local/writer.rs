@@ -110,7 +110,7 @@ impl LocalPolicy {
                 }
             }
             _ => {
-                let rels: Vec<String> = primary
+                let rels: Vec<&&Entry> = primary
                     .iter()
                     .filter(|e| {
                         (e.name.is_some() || self.text_note.is_some())
@@ -120,7 +120,10 @@ impl LocalPolicy {
                                 e.relation != Relation::Definition
                             }
                     })
-                    .take(8)
+                    .collect();
+                let named = &rels[..rels.len().min(MAX_NAMED)];
+                let rels: Vec<String> = named
+                    .iter()
                     .map(|e| match e.name.as_deref() {
                         Some(n) => format!("{n} at {}", cite(e)),
                         None => cite(e),
@@ -161,6 +164,9 @@ impl LocalPolicy {
                     };
                     parts.push(format!("{verb}: {}.", rels.join(sep)));
                 }
+                if let Some(cut) = self.cut_note(intent.name(), &target, named) {
+                    parts.push(cut);
+                }
             }
         }
         if let Some(s) = &self.fallback {
@@ -171,6 +177,40 @@ impl LocalPolicy {
         }
         parts.extend(self.notes.iter().cloned());
         parts.join(" ")
+    }
+}
+
+/// Related symbols a relation answer names in its prose; the files list the rest.
+const MAX_NAMED: usize = 8;
+
+impl LocalPolicy {
+    /// "8 of 110 methods shown; the list: `explore tool code … --json`" when the answer names
+    /// fewer related symbols than the `code` lists hold, so a cut list never reads as
+    /// the whole. `named` are the entries the prose names (a caller calling twice is two).
+    fn cut_note(&self, relation: &str, target: &str, named: &[&&Entry]) -> Option<String> {
+        let mut distinct: Vec<(&str, Option<&str>)> = Vec::new();
+        for e in named {
+            let key = (e.path.as_str(), e.name.as_deref());
+            if !distinct.contains(&key) {
+                distinct.push(key);
+            }
+        }
+        let shown = distinct.len();
+        if relation == "trace" || shown == 0 || self.list_total <= shown {
+            return None;
+        }
+        let op = self
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| o != "find")
+            .unwrap_or(relation);
+        let noun = if op == "usages" { "users" } else { op };
+        let args = json!({"operation": op, "symbol": target});
+        Some(format!(
+            "{shown} of {} {noun} shown; the list: `explore tool code '{args}' --json`.",
+            self.list_total
+        ))
     }
 }
 

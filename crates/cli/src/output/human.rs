@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::PathBuf;
 
+use explore_agent::lists::ListReport;
 use explore_agent::{Event, EventSink, ExploreResult, Location, StopReason};
 use explore_tools::root::escape_for_display;
 use owo_colors::OwoColorize;
@@ -132,6 +133,31 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
     }
 
     let m = &result.metadata;
+    // A list the files give only part of (a walk that stopped at its limit, a writer
+    // that chose the first few) says so, with the command that prints it whole.
+    let lists: Vec<ListReport> = m
+        .extra
+        .get("lists")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    let cut: Vec<&ListReport> = lists
+        .iter()
+        .filter(|l| l.listed > 0 && l.listed < l.total)
+        .collect();
+    if !cut.is_empty() {
+        let _ = writeln!(out);
+    }
+    for l in cut {
+        let _ = writeln!(
+            out,
+            "{} of {} {} of {} listed; the list: {}",
+            l.listed,
+            l.total,
+            clean(&l.operation),
+            clean(&l.symbol),
+            clean(&l.rest)
+        );
+    }
     let outcome = match m.stop_reason {
         StopReason::Answered => paint("answered", green),
         StopReason::NotFound => paint("nothing relevant found", yellow),

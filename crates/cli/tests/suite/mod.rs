@@ -4,6 +4,7 @@ mod cache;
 mod common;
 mod config;
 mod misc;
+mod newcomer;
 mod run;
 mod server;
 mod store;

@@ -1,0 +1,102 @@
+//! What a newcomer meets first (issue 19): lists shown in part say so.
+
+use serde_json::{Value, json};
+
+use super::common::{Sandbox, filters, relay, stderr, stdout};
+
+fn ask(sb: &Sandbox, repo: &std::path::Path, args: &[&str]) -> std::process::Output {
+    sb.cmd()
+        .arg("-C")
+        .arg(repo)
+        .args(["--engine", "local"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json_doc(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(out), stderr(out)))
+}
+
+/// A Go package whose `Target` has 210 callers: more than the graph walk keeps (200).
+fn many_callers() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut src = String::from(
+        "package many\n\n// Target is called from everywhere.\nfunc Target() int { return 1 }\n",
+    );
+    for i in 0..210 {
+        src.push_str(&format!(
+            "\nfunc Caller{i:03}() int {{ return Target() }}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("many.go"), src).unwrap();
+    dir
+}
+
+#[test]
+fn an_answer_naming_some_methods_says_how_many_there_are() {
+    let sb = Sandbox::new();
+    let out = ask(&sb, &relay(), &["--json", "what methods does Router have"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = json_doc(&out);
+    let answer = doc["answer"].as_str().unwrap();
+    assert!(
+        answer.ends_with(
+            "8 of 12 methods shown; the list: `explore tool code '{\"operation\":\"methods\",\"symbol\":\"Router\"}' --json`."
+        ),
+        "{answer}"
+    );
+    assert_eq!(
+        doc["_metadata"]["lists"],
+        json!([{
+            "operation": "methods",
+            "symbol": "Router",
+            "relation": "methods",
+            "total": 12,
+            "listed": 12,
+            "rest": "explore tool code '{\"operation\":\"methods\",\"symbol\":\"Router\"}' --json"
+        }])
+    );
+
+    let out = ask(
+        &sb,
+        &relay(),
+        &["--format", "human", "what methods does Router have"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::with_settings!({filters => filters()}, {
+        insta::assert_snapshot!(stdout(&out));
+    });
+}
+
+#[test]
+fn a_list_cut_at_the_walk_limit_says_so_in_json_and_human_output() {
+    let sb = Sandbox::new();
+    let repo = many_callers();
+    let out = ask(&sb, repo.path(), &["--json", "who calls Target"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = json_doc(&out);
+    let lists = &doc["_metadata"]["lists"];
+    assert_eq!(lists[0]["relation"], "callers");
+    assert_eq!(lists[0]["total"], 210);
+    assert_eq!(lists[0]["listed"], 200);
+    assert!(
+        doc["answer"]
+            .as_str()
+            .unwrap()
+            .contains("8 of 210 callers shown;"),
+        "{}",
+        doc["answer"]
+    );
+
+    let out = ask(&sb, repo.path(), &["--format", "human", "who calls Target"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "\n200 of 210 callers of Target listed; the list: explore tool code '{\"operation\":\"callers\",\"symbol\":\"Target\"}' --json\n"
+        ),
+        "{text}"
+    );
+}
