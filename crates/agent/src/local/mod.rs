@@ -36,6 +36,7 @@ pub mod query;
 pub mod rank;
 pub mod scan;
 mod search;
+mod suggest;
 mod symbol;
 pub mod text;
 mod writer;
@@ -107,6 +108,11 @@ pub struct LocalPolicy {
     /// How many related symbols the recorded `code` lists hold in all, for "8 of 12
     /// methods shown".
     list_total: usize,
+    /// A definition question whose name the repository does not define: the run ends
+    /// `not_found`, with [`LocalPolicy::suggestions`] in the answer.
+    undefined: bool,
+    /// Definitions of names close to an undefined one, as `code` returned them.
+    suggestions: Vec<Hit>,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -129,6 +135,8 @@ enum Purpose {
     Read { file: ConceptFile },
     /// A `read` backing places a text search found in one file.
     TextRead { entries: Vec<Entry> },
+    /// A `find` of a name close to an undefined one ("did you mean").
+    Suggest,
     /// The callees of a concept answer's best symbol.
     Expand {
         op: &'static str,
@@ -203,6 +211,8 @@ impl LocalPolicy {
             unmentioned: None,
             name_terms: Vec::new(),
             list_total: 0,
+            undefined: false,
+            suggestions: Vec::new(),
         }
     }
 
@@ -304,6 +314,9 @@ impl LocalPolicy {
                     let answer = evidence::read_code(result.detail.as_ref());
                     let total = evidence::list_total(result.detail.as_ref());
                     calls.extend(self.on_code(query, op, &sym, answer, total, true));
+                }
+                Purpose::Suggest => {
+                    self.on_suggest(evidence::read_code(result.detail.as_ref()));
                 }
                 Purpose::Read { file } => {
                     if !result.is_error {

@@ -41,7 +41,21 @@ impl LocalPolicy {
         list_total: usize,
         narrowed: bool,
     ) -> Vec<ToolCall> {
+        let definition = op == "find" && !narrowed && matches!(query.intent, Intent::Definition(_));
         match answer {
+            Reply::Hits(hits)
+                if definition
+                    && !hits.is_empty()
+                    && hits
+                        .iter()
+                        .all(|h| h.section == Some(CodeRelation::PartialMatches)) =>
+            {
+                // Names that only contain the one asked for are suggestions, not its
+                // definition; the text may still define it in a language the graph does
+                // not parse.
+                let calls = self.undefined(sym, hits);
+                self.text_search(op, sym, false).unwrap_or(calls)
+            }
             Reply::Hits(hits) if !hits.is_empty() => {
                 // Only tests, fixtures or examples in the languages the graph parses: the
                 // product itself may be in another language (Rust beside Go fixtures).
@@ -217,6 +231,10 @@ impl LocalPolicy {
                     && let Some(calls) = self.text_search(op, sym, false)
                 {
                     return calls;
+                }
+                if definition {
+                    // Files that share the name's words are not where it is defined.
+                    return self.undefined(sym, Vec::new());
                 }
                 self.concept_fallback(query, sym)
             }

@@ -38,6 +38,9 @@ impl LocalPolicy {
         let intent = self.effective_intent(query);
         let mut parts: Vec<String> = Vec::new();
         if files.is_empty() {
+            if let (true, Some(sym)) = (self.undefined, query.intent.symbol()) {
+                return self.undefined_text(&sym.name);
+            }
             if let (Some(n), Some(sym)) = (self.unmentioned, query.intent.symbol()) {
                 return format!(
                     "No symbol `{}` was found: the code graph does not know it and no source file mentions it (text search over {n} files); no relevant files.",

@@ -100,3 +100,17 @@ fn a_list_cut_at_the_walk_limit_says_so_in_json_and_human_output() {
         "{text}"
     );
 }
+
+#[test]
+fn a_misspelt_name_is_exit_1_with_did_you_mean() {
+    let sb = Sandbox::new();
+    let out = ask(
+        &sb,
+        &relay(),
+        &["--format", "human", "where is IsueStore defined"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    insta::with_settings!({filters => filters()}, {
+        insta::assert_snapshot!(stdout(&out));
+    });
+}
