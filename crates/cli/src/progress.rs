@@ -42,6 +42,8 @@ impl EventSink for Tee<'_> {
 
 #[derive(Debug, Default)]
 struct State {
+    /// The local engine: no model, so no turns, tokens or "thinking" to show.
+    local: bool,
     turn: u32,
     tokens: u64,
     budget: u64,
@@ -76,10 +78,10 @@ impl Progress {
 
     fn render(state: &State) -> String {
         let mut parts = Vec::new();
-        if state.turn > 0 {
+        if state.turn > 0 && !state.local {
             parts.push(format!("turn {}", state.turn));
         }
-        if state.budget > 0 {
+        if state.budget > 0 && !state.local {
             parts.push(format!(
                 "{} of {} tokens",
                 compact(state.tokens),
@@ -113,11 +115,14 @@ impl EventSink for Progress {
         match event {
             Event::Start { budget, engine, .. } => {
                 state.budget = *budget;
+                state.local = engine == "local";
                 state.doing = format!("{engine} engine starting");
             }
             Event::Turn { turn } => {
                 state.turn = *turn;
-                state.doing = "thinking".into();
+                if !state.local {
+                    state.doing = "thinking".into();
+                }
             }
             Event::ToolCall { tool, args, turn } => {
                 state.turn = *turn;
@@ -232,6 +237,7 @@ mod tests {
     #[test]
     fn state_renders_turn_tokens_and_activity() {
         let state = State {
+            local: false,
             turn: 3,
             tokens: 1234,
             budget: 60_000,
@@ -240,6 +246,35 @@ mod tests {
         assert_eq!(
             Progress::render(&state),
             "turn 3 · 1.2k of 60k tokens · code callers Plan"
+        );
+    }
+
+    #[test]
+    fn the_local_engine_shows_only_what_it_does() {
+        let p = |events: &[Event]| {
+            let progress = Progress {
+                bar: ProgressBar::hidden(),
+                state: Mutex::new(State::default()),
+            };
+            for e in events {
+                progress.emit(e);
+            }
+            Progress::render(&progress.state.lock().unwrap())
+        };
+        let start = Event::Start {
+            query: "who calls Plan".into(),
+            engine: "local".into(),
+            budget: 60_000,
+        };
+        let call = Event::ToolCall {
+            tool: "code".into(),
+            args: json!({"operation": "callers", "symbol": "Plan"}),
+            turn: 1,
+        };
+        assert_eq!(p(std::slice::from_ref(&start)), "local engine starting");
+        assert_eq!(
+            p(&[start.clone(), call, Event::Turn { turn: 2 }]),
+            "code callers Plan"
         );
     }
 }

@@ -113,7 +113,7 @@ impl LocalPolicy {
                 }
             }
             _ => {
-                let rels: Vec<&&Entry> = primary
+                let related: Vec<&&Entry> = primary
                     .iter()
                     .filter(|e| {
                         (e.name.is_some() || self.text_note.is_some())
@@ -124,7 +124,7 @@ impl LocalPolicy {
                             }
                     })
                     .collect();
-                let named = &rels[..rels.len().min(MAX_NAMED)];
+                let named = &related[..related.len().min(MAX_NAMED)];
                 let rels: Vec<String> = named
                     .iter()
                     .map(|e| match e.name.as_deref() {
@@ -167,7 +167,7 @@ impl LocalPolicy {
                     };
                     parts.push(format!("{verb}: {}.", rels.join(sep)));
                 }
-                if let Some(cut) = self.cut_note(intent.name(), &target, named) {
+                if let Some(cut) = self.cut_note(intent.name(), &target, &related, named.len()) {
                     parts.push(cut);
                 }
             }
@@ -187,18 +187,29 @@ impl LocalPolicy {
 const MAX_NAMED: usize = 8;
 
 impl LocalPolicy {
-    /// "8 of 110 methods shown; the list: `explore tool code … --json`" when the answer names
-    /// fewer related symbols than the `code` lists hold, so a cut list never reads as
-    /// the whole. `named` are the entries the prose names (a caller calling twice is two).
-    fn cut_note(&self, relation: &str, target: &str, named: &[&&Entry]) -> Option<String> {
-        let mut distinct: Vec<(&str, Option<&str>)> = Vec::new();
-        for e in named {
-            let key = (e.path.as_str(), e.name.as_deref());
-            if !distinct.contains(&key) {
-                distinct.push(key);
+    /// "8 of 110 methods shown; the list: `explore tool code … --json`" when the answer
+    /// names fewer related symbols than the `code` lists hold, so a cut list never reads
+    /// as the whole; "the files below list all 12" when the files carry every one.
+    /// `related` are the entries the prose could name, the first `named` of which it
+    /// does (a caller calling twice is two entries, one symbol).
+    fn cut_note(
+        &self,
+        relation: &str,
+        target: &str,
+        related: &[&&Entry],
+        named: usize,
+    ) -> Option<String> {
+        let distinct = |entries: &[&&Entry]| {
+            let mut seen: Vec<(&str, Option<&str>)> = Vec::new();
+            for e in entries {
+                let key = (e.path.as_str(), e.name.as_deref());
+                if !seen.contains(&key) {
+                    seen.push(key);
+                }
             }
-        }
-        let shown = distinct.len();
+            seen.len()
+        };
+        let shown = distinct(&related[..named]);
         if relation == "trace" || shown == 0 || self.list_total <= shown {
             return None;
         }
@@ -209,10 +220,15 @@ impl LocalPolicy {
             .find(|&o| o != "find")
             .unwrap_or(relation);
         let noun = if op == "usages" { "users" } else { op };
+        let total = self.list_total;
+        if distinct(related) >= total {
+            return Some(format!(
+                "{shown} of {total} {noun} named here; the files below list all {total}."
+            ));
+        }
         let args = json!({"operation": op, "symbol": target});
         Some(format!(
-            "{shown} of {} {noun} shown; the list: `explore tool code '{args}' --json`.",
-            self.list_total
+            "{shown} of {total} {noun} shown; the list: `explore tool code '{args}' --json`."
         ))
     }
 }

@@ -42,9 +42,7 @@ fn an_answer_naming_some_methods_says_how_many_there_are() {
     let doc = json_doc(&out);
     let answer = doc["answer"].as_str().unwrap();
     assert!(
-        answer.ends_with(
-            "8 of 12 methods shown; the list: `explore tool code '{\"operation\":\"methods\",\"symbol\":\"Router\"}' --json`."
-        ),
+        answer.ends_with("8 of 12 methods named here; the files below list all 12."),
         "{answer}"
     );
     assert_eq!(
@@ -112,5 +110,19 @@ fn a_misspelt_name_is_exit_1_with_did_you_mean() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     insta::with_settings!({filters => filters()}, {
         insta::assert_snapshot!(stdout(&out));
+    });
+}
+
+/// The local engine's human output: roles in plain words, each fact on the location it
+/// is about, no turns or tokens.
+#[test]
+fn local_human_output_is_one_labelled_line_per_fact() {
+    let sb = Sandbox::new();
+    let out = ask(&sb, &relay(), &["--format", "human", "who calls Plan"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("tokens") && !text.contains("turn"), "{text}");
+    insta::with_settings!({filters => filters()}, {
+        insta::assert_snapshot!(text);
     });
 }
