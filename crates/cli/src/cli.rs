@@ -162,6 +162,17 @@ pub struct GlobalArgs {
     /// No progress and no logs on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+
+    /// Explore a directory outside any repository even when it is `/`, your home or
+    /// holds more than 50000 files (refused otherwise, as it would read all of them).
+    #[arg(
+        long,
+        global = true,
+        env = "EXPLORE_ANY_DIR",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub any_dir: bool,
 }
 
 /// The commands besides the main one.

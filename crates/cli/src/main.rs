@@ -8,6 +8,7 @@ mod cache;
 mod cli;
 mod commands;
 mod eval;
+mod guard;
 mod logging;
 mod output;
 mod progress;

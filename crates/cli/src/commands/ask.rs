@@ -25,6 +25,7 @@ const MAX_QUERY_BYTES: u64 = 64 * 1024;
 pub fn run(global: &GlobalArgs, args: &AskArgs, words: &[String]) -> Result<u8> {
     let query = read_query(words)?;
     let repo = super::repo_sourced(global.repo.as_deref())?;
+    super::guard(&repo.value, global)?;
     let settings = settings::resolve(
         args,
         repo,

@@ -15,6 +15,7 @@ use crate::cli::{GlobalArgs, IndexArgs, StoreKind};
 /// Runs `explore index`.
 pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     let dir = super::repo_dir(global.repo.as_deref())?;
+    super::guard(&dir, global)?;
     let root = RepoRoot::new(&dir)?;
     let tool = CodeTool::new(root, IndexOptions::default());
     if args.background {

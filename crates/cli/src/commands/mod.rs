@@ -73,6 +73,12 @@ pub fn repo_dir(explicit: Option<&Path>) -> Result<PathBuf> {
     Ok(git_toplevel(&cwd).unwrap_or(cwd))
 }
 
+/// [`crate::guard::check`] of the repository a command is about to read.
+pub fn guard(dir: &Path, global: &crate::cli::GlobalArgs) -> Result<()> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    crate::guard::check(dir, home.as_deref(), global.any_dir)
+}
+
 /// The nearest ancestor holding `.git`, found without running git (a hostile repo's git
 /// config must not run anything just because explore started there).
 fn git_toplevel(start: &Path) -> Option<PathBuf> {

@@ -126,3 +126,35 @@ fn local_human_output_is_one_labelled_line_per_fact() {
         insta::assert_snapshot!(text);
     });
 }
+
+/// Started in the home directory with no repository above it, `explore` refuses rather
+/// than read every file, names `-C`, and lets `--any-dir` or `EXPLORE_ANY_DIR` through.
+#[test]
+fn the_home_directory_is_refused_with_a_hint_at_dash_c() {
+    let sb = Sandbox::new();
+    let out = sb.cmd().args(["where is main defined"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(out.stdout.is_empty());
+    let home = sb.home.path().canonicalize().unwrap();
+    let text = stderr(&out).replace(home.to_str().unwrap(), "[HOME]");
+    insta::assert_snapshot!(text);
+
+    let out = sb.cmd().args(["index"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`-C DIR`"), "{}", stderr(&out));
+
+    for allowed in [
+        sb.cmd()
+            .args(["--any-dir", "where is main defined"])
+            .output()
+            .unwrap(),
+        sb.cmd()
+            .env("EXPLORE_ANY_DIR", "1")
+            .args(["where is main defined"])
+            .output()
+            .unwrap(),
+    ] {
+        // An empty home has nothing to find: not found, not refused.
+        assert_eq!(allowed.status.code(), Some(1), "{}", stderr(&allowed));
+    }
+}
