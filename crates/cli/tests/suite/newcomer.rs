@@ -158,3 +158,41 @@ fn the_home_directory_is_refused_with_a_hint_at_dash_c() {
         assert_eq!(allowed.status.code(), Some(1), "{}", stderr(&allowed));
     }
 }
+
+/// A question whose first word is a command's name fails as that command; the error
+/// says how to ask it.
+#[test]
+fn a_question_starting_with_a_command_gets_a_hint() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd()
+        .arg("-C")
+        .arg(relay())
+        .args(["config", "loading"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    insta::assert_snapshot!(stderr(&out));
+
+    // The hint's remedy works.
+    let out = ask(&sb, &relay(), &["--json", "--", "config", "loading"]);
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(json_doc(&out)["query"], "config loading");
+}
+
+/// `--help` fits a screen or two: ArangoDB's connection options are in `explore help`.
+#[test]
+fn help_is_short_and_the_long_help_has_everything() {
+    let sb = Sandbox::new();
+    let short = stdout(&sb.cmd().arg("--help").output().unwrap());
+    assert!(short.lines().count() < 80, "{short}");
+    assert!(short.contains("\nAdvanced options:\n"), "{short}");
+    assert!(
+        short.contains("\nShared code graph (ArangoDB):\n"),
+        "{short}"
+    );
+    assert!(!short.contains("--arango-url"), "{short}");
+    assert!(!short.contains("spec 0"), "{short}");
+    let long = stdout(&sb.cmd().arg("help").output().unwrap());
+    assert!(long.contains("--arango-url"), "{long}");
+}
