@@ -144,7 +144,7 @@ async fn unknown_name_is_not_found_in_any_language() {
     assert!(r.relevant_files.is_empty(), "{:?}", files(&r));
     assert!(
         r.answer
-            .contains("no source file mentions it (text search over 3 files)"),
+            .contains("no source file mentions it; text search over 3 files"),
         "{}",
         r.answer
     );
