@@ -305,7 +305,13 @@ impl LocalPolicy {
             rank: file.rank,
             types: file.types,
         };
-        let terms = file.matched.join(", ");
+        let question = self.query.as_ref().map_or("", |q| q.raw.as_str());
+        let terms = file
+            .matched
+            .iter()
+            .map(|t| text::as_written(t, question))
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut any = false;
         for c in &file.cites {
             if !covered(c.line) {

@@ -196,3 +196,22 @@ fn help_is_short_and_the_long_help_has_everything() {
     let long = stdout(&sb.cmd().arg("help").output().unwrap());
     assert!(long.contains("--arango-url"), "{long}");
 }
+
+/// A concept answer says which of the question's words a file matched as the question
+/// wrote them, not as the stemmer cut them ("handl").
+#[test]
+fn matched_words_read_as_written() {
+    let sb = Sandbox::new();
+    let out = ask(
+        &sb,
+        &relay(),
+        &["--format", "human", "how are webhooks handled"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("(matches webhooks, handled)"), "{text}");
+    assert!(
+        !text.contains("handl)") && !text.contains("handl,"),
+        "{text}"
+    );
+}
