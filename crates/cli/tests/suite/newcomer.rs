@@ -14,6 +14,21 @@ fn ask(sb: &Sandbox, repo: &std::path::Path, args: &[&str]) -> std::process::Out
         .unwrap()
 }
 
+/// Asks the relay fixture `question` in human format, checks the exit status, and
+/// returns stdout.
+fn human(sb: &Sandbox, question: &str, code: i32) -> String {
+    let out = ask(sb, &relay(), &["--format", "human", question]);
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(&out));
+    stdout(&out)
+}
+
+/// Snapshots human output under `name` (the test's name), run-to-run noise filtered.
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({filters => filters()}, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
 fn json_doc(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(out), stderr(out)))
@@ -57,15 +72,10 @@ fn an_answer_naming_some_methods_says_how_many_there_are() {
         }])
     );
 
-    let out = ask(
-        &sb,
-        &relay(),
-        &["--format", "human", "what methods does Router have"],
+    snapshot(
+        "an_answer_naming_some_methods_says_how_many_there_are",
+        &human(&sb, "what methods does Router have", 0),
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    insta::with_settings!({filters => filters()}, {
-        insta::assert_snapshot!(stdout(&out));
-    });
 }
 
 #[test]
@@ -102,15 +112,10 @@ fn a_list_cut_at_the_walk_limit_says_so_in_json_and_human_output() {
 #[test]
 fn a_misspelt_name_is_exit_1_with_did_you_mean() {
     let sb = Sandbox::new();
-    let out = ask(
-        &sb,
-        &relay(),
-        &["--format", "human", "where is IsueStore defined"],
+    snapshot(
+        "a_misspelt_name_is_exit_1_with_did_you_mean",
+        &human(&sb, "where is IsueStore defined", 1),
     );
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    insta::with_settings!({filters => filters()}, {
-        insta::assert_snapshot!(stdout(&out));
-    });
 }
 
 /// The local engine's human output: roles in plain words, each fact on the location it
@@ -118,13 +123,9 @@ fn a_misspelt_name_is_exit_1_with_did_you_mean() {
 #[test]
 fn local_human_output_is_one_labelled_line_per_fact() {
     let sb = Sandbox::new();
-    let out = ask(&sb, &relay(), &["--format", "human", "who calls Plan"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = human(&sb, "who calls Plan", 0);
     assert!(!text.contains("tokens") && !text.contains("turn"), "{text}");
-    insta::with_settings!({filters => filters()}, {
-        insta::assert_snapshot!(text);
-    });
+    snapshot("local_human_output_is_one_labelled_line_per_fact", &text);
 }
 
 /// Started in the home directory with no repository above it, `explore` refuses rather
@@ -202,13 +203,7 @@ fn help_is_short_and_the_long_help_has_everything() {
 #[test]
 fn matched_words_read_as_written() {
     let sb = Sandbox::new();
-    let out = ask(
-        &sb,
-        &relay(),
-        &["--format", "human", "how are webhooks handled"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = human(&sb, "how are webhooks handled", 0);
     assert!(text.contains("(matches webhooks, handled)"), "{text}");
     assert!(
         !text.contains("handl)") && !text.contains("handl,"),
