@@ -346,43 +346,33 @@ async fn relay_unknown_symbol_is_not_found() {
     );
 }
 
-/// A typo ends `not_found` (issue 19): the close names are suggestions in the answer,
-/// each with the place `code` returned, never relevant files.
+/// A definition question whose name nothing defines ends `not_found` (issue 19), with
+/// names close to it as suggestions in the answer, each at the place `code` returned,
+/// never as relevant files: a typo, a name that only part of others contain (not "3
+/// definitions"), and a name other files mention (a standard-library type) but nothing
+/// defines (not the files that share its words).
 #[tokio::test]
-async fn relay_misspelt_name_is_not_found_with_suggestions() {
-    let r = ask("relay", "where is IsueStore defined").await;
-    assert_eq!(r.metadata.stop_reason, StopReason::NotFound);
-    assert!(r.relevant_files.is_empty());
-    assert_eq!(
-        r.answer,
-        "No symbol `IsueStore` is defined in the repository (no source file mentions it; text search over 59 files). Did you mean `IssueStore` (interface) at internal/model/issue.go:155 or `issueStore` (struct) at internal/store/issue.go:23?"
-    );
-}
-
-/// Names that only contain the one asked for (the graph's partial matches) are
-/// suggestions too, not "3 definitions".
-#[tokio::test]
-async fn relay_partial_name_is_not_found_with_suggestions() {
-    let r = ask("relay", "where is IssueStor defined").await;
-    assert_eq!(r.metadata.stop_reason, StopReason::NotFound);
-    assert!(r.relevant_files.is_empty());
-    assert_eq!(
-        r.answer,
-        "No symbol `IssueStor` is defined in the repository. Did you mean `IssueStore` (interface) at internal/model/issue.go:155, `issueStore` (struct) at internal/store/issue.go:23 or `NewIssueStore` (function) at internal/store/issue.go:30?"
-    );
-}
-
-/// A name other files mention (a standard-library type) but nothing defines: not the
-/// files that share its words.
-#[tokio::test]
-async fn relay_name_defined_elsewhere_is_not_found() {
-    let r = ask("relay", "where is ServeMux defined").await;
-    assert_eq!(r.metadata.stop_reason, StopReason::NotFound);
-    assert!(r.relevant_files.is_empty());
-    assert_eq!(
-        r.answer,
-        "No symbol `ServeMux` is defined in the repository; no relevant files."
-    );
+async fn relay_undefined_names_are_not_found_with_suggestions() {
+    let cases = [
+        (
+            "where is IsueStore defined",
+            "No symbol `IsueStore` is defined in the repository (no source file mentions it; text search over 59 files). Did you mean `IssueStore` (interface) at internal/model/issue.go:155 or `issueStore` (struct) at internal/store/issue.go:23?",
+        ),
+        (
+            "where is IssueStor defined",
+            "No symbol `IssueStor` is defined in the repository. Did you mean `IssueStore` (interface) at internal/model/issue.go:155, `issueStore` (struct) at internal/store/issue.go:23 or `NewIssueStore` (function) at internal/store/issue.go:30?",
+        ),
+        (
+            "where is ServeMux defined",
+            "No symbol `ServeMux` is defined in the repository; no relevant files.",
+        ),
+    ];
+    for (question, answer) in cases {
+        let r = ask("relay", question).await;
+        assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{question}");
+        assert!(r.relevant_files.is_empty(), "{question}");
+        assert_eq!(r.answer, answer);
+    }
 }
 
 #[tokio::test]
