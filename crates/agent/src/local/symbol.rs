@@ -323,7 +323,7 @@ impl LocalPolicy {
                     h.line
                 ),
                 Relation::TraceHop => format!(
-                    "Hop {shown} ({}) at line {}",
+                    "Step {shown} ({}) at line {}",
                     h.kind.as_deref().unwrap_or("symbol"),
                     h.line
                 ),

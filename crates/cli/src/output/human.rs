@@ -127,9 +127,11 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
             let at = link(style, &file.path, &paint(&at, cyan));
             let what = match labels.iter().find(|(l, _)| *l == loc.line) {
                 Some((_, label)) => Some(match loc.end_line {
-                    Some(end) if end > loc.line => {
-                        format!("{} (lines {}-{end})", clean(label), loc.line)
-                    }
+                    // "Step Plan (method)" + lines: one parenthesis, "(method, lines 1-9)".
+                    Some(end) if end > loc.line => match clean(label).strip_suffix(')') {
+                        Some(open) => format!("{open}, lines {}-{end})", loc.line),
+                        None => format!("{} (lines {}-{end})", clean(label), loc.line),
+                    },
                     _ => clean(label),
                 }),
                 None => describe(loc),
@@ -485,8 +487,14 @@ mod tests {
             ),
             "{text}"
         );
+        r.relevant_files[0].rationale = "Step IssueStore (interface) at line 62".into();
+        let text = render(&r, &HumanStyle::default());
+        assert!(
+            text.contains("issue.go:62: Step IssueStore (interface, lines 62-66)\n"),
+            "{text}"
+        );
         let (labels, rest) = split_rationale(
-            "Hop Plan (method) at line 5 (matches plan); X implements interface Y, declared at line 9",
+            "Step Plan (method) at line 5 (matches plan); X implements interface Y, declared at line 9",
             &r.relevant_files[0].locations[..1]
                 .iter()
                 .cloned()
@@ -509,7 +517,7 @@ mod tests {
         assert_eq!(
             labels,
             vec![
-                (5, "Hop Plan (method)".to_string()),
+                (5, "Step Plan (method)".to_string()),
                 (9, "X implements interface Y".to_string())
             ]
         );
