@@ -315,8 +315,8 @@ pub struct EvalArgs {
     pub target: PathBuf,
 
     /// The engine for every case (default: each suite's `engine`, else local).
-    #[arg(long, value_enum)]
-    pub engine: Option<EvalEngine>,
+    #[arg(long, value_parser = engine_parser())]
+    pub engine: Option<explore_agent::Engine>,
 
     /// Answer LLM cases from recorded transcripts `DIR/<case-id>.jsonl` (no network, no key).
     #[arg(long, value_name = "DIR", conflicts_with = "record_dir")]
@@ -346,15 +346,6 @@ pub struct EvalArgs {
     /// Only the cases whose id contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
-}
-
-/// `explore eval --engine`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EvalEngine {
-    /// The deterministic local engine.
-    Local,
-    /// A model (or its transcripts with --replay-dir).
-    Llm,
 }
 
 /// `explore eval --format`.
@@ -407,4 +398,11 @@ pub struct ToolArgs {
     /// Which graph the `code` tool queries.
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+/// Parses `local` or `llm` into the agent's engine, listing both in help and errors.
+fn engine_parser() -> impl clap::builder::TypedValueParser<Value = explore_agent::Engine> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(explore_agent::Engine::ALL.map(|e| e.as_str()))
+        .try_map(|s| s.parse::<explore_agent::Engine>())
 }

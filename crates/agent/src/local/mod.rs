@@ -47,7 +47,7 @@ use explore_tools::code::GraphStore;
 use explore_tools::{Finding, Registry, ToolDetail};
 use serde_json::{Value, json};
 
-use crate::policy::{Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
+use crate::policy::{Engine, Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
 use crate::result::{Location, Role};
 use classify::Relation;
 use evidence::{Hit, Reply};
@@ -361,8 +361,8 @@ fn question_of(messages: &[Message]) -> String {
 }
 
 impl Policy for LocalPolicy {
-    fn engine(&self) -> &'static str {
-        "local"
+    fn engine(&self) -> Engine {
+        Engine::Local
     }
 
     fn model(&self) -> Option<String> {

@@ -12,12 +12,12 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{EvalArgs, EvalEngine, EvalFormat, GlobalArgs};
+use crate::cli::{EvalArgs, EvalFormat, GlobalArgs};
 use crate::eval::engine::{AgentRunner, LlmSettings};
 use crate::eval::report::{self, RunInfo};
 use crate::eval::run::run_all;
 use crate::eval::score::CaseScore;
-use crate::eval::suite::{self, Case, Engine, Suite};
+use crate::eval::suite::{self, Case, Suite};
 
 /// Runs `explore eval`.
 pub fn run(global: &GlobalArgs, args: EvalArgs) -> Result<u8> {
@@ -128,10 +128,7 @@ fn execute(global: &GlobalArgs, args: &EvalArgs, prepared: Prepared) -> Result<u
             .map(std::num::NonZeroUsize::get)
             .unwrap_or(1)
     });
-    let engine_override = args.engine.map(|e| match e {
-        EvalEngine::Local => Engine::Local,
-        EvalEngine::Llm => Engine::Llm,
-    });
+    let engine_override = args.engine;
     let runner = AgentRunner::new(
         engine_override,
         args.replay_dir.clone(),
