@@ -34,6 +34,7 @@ pub mod lexical;
 mod lines;
 pub mod query;
 pub mod rank;
+pub mod routing;
 pub mod scan;
 mod search;
 mod symbol;
@@ -100,6 +101,10 @@ pub struct LocalPolicy {
     text_note: Option<String>,
     /// A text search found the asked-for name in none of this many source files.
     unmentioned: Option<usize>,
+    /// What could make the answer wrong, noted as the engine works (see [`routing`]).
+    doubts: Vec<routing::Doubt>,
+    /// What a certain answer found, in words, for the routing reason.
+    certain_because: Option<String>,
     /// The words of a symbol name the question asked about and the graph did not know
     /// (`FrobnicateQuux` → frobnicate, quux): any of them missing everywhere means
     /// `not_found`.
@@ -199,6 +204,8 @@ impl LocalPolicy {
             text_note: None,
             unmentioned: None,
             name_terms: Vec::new(),
+            doubts: Vec::new(),
+            certain_because: None,
         }
     }
 
@@ -213,6 +220,17 @@ impl LocalPolicy {
     pub fn with_shared_index(mut self, index: Arc<Mutex<Option<Arc<LexIndex>>>>) -> Self {
         self.index = index;
         self
+    }
+
+    /// Whether this run's answer is certain enough to stand without a model: the
+    /// doubts noted while answering, plus text search, a ranking fallback or nothing found.
+    pub fn routing(&self) -> routing::Routing {
+        let mut doubts = self.doubts.clone();
+        if self.text_note.is_some() || self.fallback.is_some() {
+            doubts.push(routing::Doubt::NotInGraph);
+        }
+        let what = self.certain_because.clone().unwrap_or_default();
+        routing::decide(&doubts, &what, self.found.len())
     }
 
     /// The index holder, to share with [`LocalPolicy::with_shared_index`].

@@ -2,10 +2,25 @@
 //! ambiguous name by the question's owner, places and kind, and recording what was found
 //! with how it relates to the question.
 
+use super::routing::Doubt;
 use super::*;
+
+/// Words beyond which a question is a paragraph, not a lookup.
+const LONG_QUESTION_WORDS: usize = 16;
 
 impl LocalPolicy {
     pub(super) fn start(&mut self, query: &Query) -> Vec<ToolCall> {
+        // A pasted report or a paragraph: its symbol words may not be its point.
+        if query.raw.lines().count() > 1
+            || query.raw.split_whitespace().count() > LONG_QUESTION_WORDS
+        {
+            self.doubts.push(Doubt::LongQuestion);
+        }
+        match &query.intent {
+            Intent::Concept => self.doubts.push(Doubt::NotSymbolQuestion),
+            Intent::Trace { .. } => self.doubts.push(Doubt::Trace),
+            _ => {}
+        }
         match &query.intent {
             Intent::Concept => self.concept(query),
             Intent::Trace { from, to } => {
@@ -41,7 +56,7 @@ impl LocalPolicy {
         narrowed: bool,
     ) -> Vec<ToolCall> {
         match answer {
-            Reply::Hits(hits) if !hits.is_empty() => {
+            Reply::Hits(hits, doubts) if !hits.is_empty() => {
                 // Only tests, fixtures or examples in the languages the graph parses: the
                 // product itself may be in another language (Rust beside Go fixtures).
                 if !narrowed
@@ -51,9 +66,14 @@ impl LocalPolicy {
                 {
                     return calls;
                 }
+                self.doubts.extend(doubts);
+                if narrowed {
+                    self.doubts.push(Doubt::Ambiguous);
+                }
                 let hits = if op == "find" {
                     let chosen = choose_definitions(sym, hits.clone());
                     self.note_dropped(sym, &hits, &chosen);
+                    self.doubt_definitions(sym, &chosen);
                     chosen
                 } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
                     // Calls the graph guessed from a name alone are noise next to linked
@@ -62,10 +82,21 @@ impl LocalPolicy {
                 } else {
                     hits
                 };
+                if op != "find"
+                    && let Some(target) = hits.iter().find(|h| h.section.is_none())
+                {
+                    let related = hits.iter().filter(|h| h.section.is_some()).count();
+                    self.certain_because = Some(format!(
+                        "{op} of {} ({}) read from the code graph's linked edges, {related} found",
+                        target.name.as_deref().unwrap_or(&sym.name),
+                        target.kind.as_deref().unwrap_or("symbol"),
+                    ));
+                }
                 self.record(op, sym, hits);
                 Vec::new()
             }
             Reply::Ambiguous(candidates) if !narrowed => {
+                self.doubts.push(Doubt::Ambiguous);
                 if candidates
                     .iter()
                     .all(|h| classify::classify(&h.path).secondary())
@@ -154,6 +185,7 @@ impl LocalPolicy {
                 calls
             }
             Reply::WrongKind { instead } if op == "callers" && !narrowed => {
+                self.doubts.push(Doubt::WrongKind);
                 // `callers` of a type is not a call relation: ask for its usages.
                 if instead.contains(&Operation::Usages) {
                     let args = json!({"operation": "usages", "symbol": sym.name});
@@ -174,6 +206,11 @@ impl LocalPolicy {
                 self.concept_fallback(query, sym)
             }
             other => {
+                self.doubts.push(match other {
+                    Reply::WrongKind { .. } => Doubt::WrongKind,
+                    Reply::Ambiguous(_) => Doubt::Ambiguous,
+                    _ => Doubt::NotInGraph,
+                });
                 if narrowed && self.found.is_empty() && self.text_note.is_none() && op != "trace" {
                     // Even the narrowed name found nothing: the text may.
                     return self.text_search(op, sym, false).unwrap_or_default();
@@ -250,6 +287,23 @@ impl LocalPolicy {
     }
 
     /// Records the hits of a successful `code` call as entries.
+    /// Notes whether a `find` kept exactly one definition of the asked kind.
+    fn doubt_definitions(&mut self, sym: &SymbolRef, chosen: &[Hit]) {
+        match chosen {
+            [one] => {
+                if sym.kind.is_some_and(|k| one.kind.as_deref() != Some(k)) {
+                    self.doubts.push(Doubt::KindMismatch);
+                }
+                self.certain_because = Some(format!(
+                    "one definition of {} ({}) in the code graph",
+                    one.name.as_deref().unwrap_or(&sym.name),
+                    one.kind.as_deref().unwrap_or("symbol")
+                ));
+            }
+            _ => self.doubts.push(Doubt::SeveralDefinitions),
+        }
+    }
+
     pub(super) fn record(&mut self, op: &'static str, sym: &SymbolRef, hits: Vec<Hit>) {
         self.ops.push(op);
         let target_name = hits

@@ -6,8 +6,9 @@ use explore_agent::local::LocalPolicy;
 use explore_agent::{EventSink, ExploreResult, LlmConfig, LlmPolicy, Policy, RunConfig};
 use explore_tools::{Registry, RegistryOptions, RepoRoot};
 
-use crate::cli::AskArgs;
+use crate::cli::{AskArgs, Engine};
 use crate::settings::{ResolvedEngine, Settings};
+use explore_agent::local::routing::Routing;
 
 /// Runs one exploration with the engine the settings chose. `Err` is a run with no result
 /// (exit 2): a setting is wrong.
@@ -35,6 +36,18 @@ pub fn explore(
         .context("cannot start the async runtime")?;
     match settings.resolved_engine.value {
         ResolvedEngine::Llm => {
+            // `auto` with a model: a certain local answer is the result, at no token cost.
+            let routing = if settings.engine.value == Engine::Auto {
+                let mut local = LocalPolicy::new(registry.clone());
+                let result = run(&runtime, &registry, &mut local, &config, sink)?;
+                let routing = local.routing();
+                if routing.is_certain() {
+                    return Ok(with_routing(result, &routing));
+                }
+                Some(routing)
+            } else {
+                None
+            };
             let base_url = settings.effective_base_url().unwrap_or_default();
             let model = settings
                 .model
@@ -47,13 +60,26 @@ pub fn explore(
             llm.replay = args.replay.clone();
             let mut policy = LlmPolicy::new(llm)?;
             config.orient = true;
-            run(&runtime, &registry, &mut policy, &config, sink)
+            let result = run(&runtime, &registry, &mut policy, &config, sink)?;
+            Ok(match routing {
+                Some(r) => with_routing(result, &r),
+                None => result,
+            })
         }
         ResolvedEngine::Local => {
             let mut policy = LocalPolicy::new(registry.clone());
             run(&runtime, &registry, &mut policy, &config, sink)
         }
     }
+}
+
+/// The result with `_metadata.routing`: the verdict, and why (its reason when the local
+/// answer stood, its doubts when the model was asked).
+fn with_routing(mut result: ExploreResult, routing: &Routing) -> ExploreResult {
+    if let Ok(value) = serde_json::to_value(routing) {
+        result.metadata.extra.insert("routing".into(), value);
+    }
+    result
 }
 
 fn run<P: Policy>(
