@@ -16,7 +16,7 @@ use crate::cache::{Cache, Lookup};
 use crate::cli::{AskArgs, Format, GlobalArgs};
 use crate::output::{self, HumanStyle};
 use crate::progress::{Progress, Tee};
-use crate::settings::{self, ProcessEnv, ResolvedEngine};
+use crate::settings::{self, ProcessEnv};
 
 /// Longest question read from stdin; anything longer is not a question.
 const MAX_QUERY_BYTES: u64 = 64 * 1024;
@@ -81,15 +81,7 @@ pub fn run(global: &GlobalArgs, args: &AskArgs, words: &[String]) -> Result<u8> 
         }
     }
 
-    if settings.resolved_engine.value == ResolvedEngine::Llm
-        && !settings.endpoint_configured()
-        && args.replay.is_none()
-    {
-        bail!(
-            "`--engine llm` needs a model endpoint: set `--base-url` (or `OPENAI_BASE_URL`) for \
-             a local server, or `OPENAI_API_KEY` for OpenAI"
-        );
-    }
+    super::engine::ensure_endpoint(&settings, args)?;
 
     let progress = Progress::for_stderr(global.quiet);
     let mut sinks: Vec<&dyn EventSink> = vec![printer.as_ref()];

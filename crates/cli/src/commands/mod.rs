@@ -6,7 +6,10 @@ mod config;
 mod engine;
 mod eval;
 mod index;
+mod mcp;
 mod tool;
+
+pub(crate) use engine::{explore_with, run_config};
 
 use std::path::{Path, PathBuf};
 
@@ -23,6 +26,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Some(Command::Eval(args)) => eval::run(&cli.global, args),
         Some(Command::Config(ref args)) => config::run(&effective_settings(&cli)?, args),
         Some(Command::Completions(args)) => completions::run(&args),
+        Some(Command::Mcp) => mcp::run(&cli.global, cli.ask),
         None if cli.ask.print_config => {
             let args = ConfigArgs {
                 json: cli.ask.json || cli.ask.format == Some(Format::Json),

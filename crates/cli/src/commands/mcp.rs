@@ -1,0 +1,59 @@
+//! `explore mcp`: serves explore's answer and tools over the Model Context Protocol on
+//! stdio (see `crate::mcp` for the server, docs/mcp.md for clients' configuration).
+//!
+//! stdout is the protocol: nothing else may be written there (logs go to stderr, and no
+//! progress bar is drawn). The settings are the main command's (flags given before `mcp`,
+//! the environment, the configuration files), resolved once at startup.
+
+use anyhow::{Context, Result};
+use explore_tools::RepoRoot;
+use rmcp::ServiceExt;
+
+use crate::cli::{AskArgs, GlobalArgs};
+use crate::mcp::{Exploration, ExploreServer};
+use crate::settings::{self, ProcessEnv};
+
+/// Runs the server until the client closes stdin.
+pub fn run(global: &GlobalArgs, args: AskArgs) -> Result<u8> {
+    let repo = super::repo_sourced(global.repo.as_deref())?;
+    let settings = settings::resolve(
+        &args,
+        repo,
+        &ProcessEnv,
+        settings::user_file_path(&ProcessEnv),
+    )?;
+    for warning in &settings.warnings {
+        tracing::warn!("{warning}");
+    }
+    super::engine::ensure_endpoint(&settings, &args)?;
+    let root = RepoRoot::new(&settings.repo.value).with_context(|| {
+        format!(
+            "cannot open the repository `{}`",
+            settings.repo.value.display()
+        )
+    })?;
+    let registry = super::engine::registry(&settings, &root)?;
+    tracing::info!(
+        "serving {} over MCP on stdio ({} engine)",
+        root.path().display(),
+        settings.resolved_engine.value.as_str()
+    );
+    let server = ExploreServer::new(registry, Exploration { settings, args });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let _index = server.start_index();
+        let service = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .context("the MCP client did not complete the handshake")?;
+        service.waiting().await.context("the MCP session failed")?;
+        anyhow::Ok(())
+    })?;
+    // The index build may still be running on the blocking pool: don't wait for it.
+    runtime.shutdown_background();
+    Ok(0)
+}
