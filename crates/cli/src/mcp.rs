@@ -93,10 +93,7 @@ impl ExploreServer {
         tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             match code.graph() {
-                Ok(_) => tracing::info!(
-                    "code index ready in {} ms",
-                    started.elapsed().as_millis()
-                ),
+                Ok(_) => tracing::info!("code index ready in {} ms", started.elapsed().as_millis()),
                 Err(e) => tracing::warn!("the code index could not be built: {e}"),
             }
             ready.store(true, Ordering::Release);
@@ -138,15 +135,11 @@ impl ExploreServer {
         args: serde_json::Value,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let args: ExploreArgs = match explore_tools::args::parse(
-            "explore",
-            &args,
-            &EXPLORE_FIELDS,
-            EXPLORE_EXAMPLE,
-        ) {
-            Ok(a) => a,
-            Err(e) => return tool_result(Err(e)),
-        };
+        let args: ExploreArgs =
+            match explore_tools::args::parse("explore", &args, &EXPLORE_FIELDS, EXPLORE_EXAMPLE) {
+                Ok(a) => a,
+                Err(e) => return tool_result(Err(e)),
+            };
         let settings = &self.exploration.settings;
         let mut config = crate::commands::run_config(settings, &args.query);
         if let Some(angle) = args.angle {
@@ -328,7 +321,8 @@ async fn supervise<T>(
 ) -> Outcome<T> {
     let token = context.meta.get_progress_token();
     let mut step = 0u32;
-    let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
+    let mut heartbeat =
+        tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
     let mut notes_open = true;
     loop {
         let message = tokio::select! {
@@ -369,9 +363,10 @@ struct ProgressSink(mpsc::UnboundedSender<String>);
 impl EventSink for ProgressSink {
     fn emit(&self, event: &Event) {
         if let Event::ToolCall { turn, tool, args } = event {
-            let _ = self
-                .0
-                .send(format!("turn {turn}: {}", crate::progress::short_call(tool, args)));
+            let _ = self.0.send(format!(
+                "turn {turn}: {}",
+                crate::progress::short_call(tool, args)
+            ));
         }
     }
 }
@@ -417,9 +412,7 @@ fn panicked(tool: &str, why: &str) -> CallToolResult {
 }
 
 fn cancelled(tool: &str) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(format!(
-        "`{tool}` was cancelled."
-    ))])
+    CallToolResult::error(vec![ContentBlock::text(format!("`{tool}` was cancelled."))])
 }
 
 /// The text of a panic payload.

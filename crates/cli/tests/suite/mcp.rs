@@ -1,0 +1,449 @@
+//! `explore mcp` driven over its pipes the way an MCP client drives it: JSON-RPC lines on
+//! stdin, responses and notifications on stdout. Covers the handshake, the tool list, every
+//! tool, each kind of error (a tool error is a result with `isError`, a bad request a
+//! JSON-RPC error), the server surviving them, progress and cancellation.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use explore_tools::{Registry, RegistryOptions, RepoRoot};
+use serde_json::{Value, json};
+
+use super::common::{Sandbox, relay};
+
+/// Long enough for a debug build to index a fixture; a hung server fails well before CI does.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A running `explore mcp` and the lines it wrote.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Value>,
+    /// Notifications seen while waiting for responses, in order.
+    notifications: Vec<Value>,
+    _sandbox: Sandbox,
+}
+
+impl Client {
+    /// Starts `explore mcp -C repo` with a cache of its own and completes the handshake.
+    fn start(repo: &Path) -> (Self, Value) {
+        let sandbox = Sandbox::new();
+        let mut child = sandbox
+            .std_cmd()
+            .env("EXPLORE_CACHE_DIR", sandbox.home.path().join("cache"))
+            .arg("mcp")
+            .arg("-C")
+            .arg(repo)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                // Every line on stdout must be a JSON-RPC message: nothing else may go there.
+                let value: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line}"));
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            lines,
+            notifications: Vec::new(),
+            _sandbox: sandbox,
+        };
+        let init = client.request(
+            1,
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "explore-tests", "version": "0"}
+            }),
+        );
+        client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        (client, init)
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    fn send_line(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and waits for the message answering `id` (a result or an error).
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(id)
+    }
+
+    /// Waits for the message answering `id`, keeping notifications.
+    fn response(&mut self, id: u64) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let message = self
+                .next(deadline)
+                .unwrap_or_else(|| panic!("no response to request {id} within {TIMEOUT:?}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+            assert!(
+                message.get("id").is_none(),
+                "a response to another request: {message}"
+            );
+            self.notifications.push(message);
+        }
+    }
+
+    fn next(&mut self, deadline: Instant) -> Option<Value> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(v) => Some(v),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed stdout"),
+        }
+    }
+
+    /// `tools/call` and its result (panics on a JSON-RPC error).
+    fn call(&mut self, id: u64, tool: &str, args: Value) -> Value {
+        let response = self.request(id, "tools/call", json!({"name": tool, "arguments": args}));
+        assert!(response.get("error").is_none(), "{response}");
+        response["result"].clone()
+    }
+
+    /// The server still answers.
+    fn assert_alive(&mut self, id: u64) {
+        let pong = self.request(id, "ping", json!({}));
+        assert_eq!(pong["result"], json!({}), "{pong}");
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text of a tool result's single text block.
+fn text(result: &Value) -> &str {
+    assert_eq!(result["content"][0]["type"], "text", "{result}");
+    result["content"][0]["text"].as_str().unwrap()
+}
+
+#[test]
+fn lists_the_tools_the_model_gets_annotated_read_only() {
+    let (mut client, init) = Client::start(&relay());
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "explore");
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+
+    let list = client.request(2, "tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["explore", "tree", "read", "bash", "code"]);
+    for tool in tools {
+        let hints = &tool["annotations"];
+        assert_eq!(hints["readOnlyHint"], true, "{tool}");
+        assert_eq!(hints["destructiveHint"], false, "{tool}");
+        // No model endpoint is configured: the local engine, closed-world everywhere.
+        assert_eq!(hints["openWorldHint"], false, "{tool}");
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+    }
+
+    // The repository tools are offered exactly as the model gets them.
+    let registry = Registry::new(RepoRoot::new(relay()).unwrap(), RegistryOptions::default());
+    for tool in registry.tools() {
+        let listed = tools.iter().find(|t| t["name"] == tool.name()).unwrap();
+        assert_eq!(listed["description"], tool.description(), "{}", tool.name());
+        assert_eq!(listed["inputSchema"], tool.parameters(), "{}", tool.name());
+    }
+
+    let explore = &tools[0];
+    assert_eq!(explore["inputSchema"]["required"], json!(["query"]));
+    let props = explore["inputSchema"]["properties"].as_object().unwrap();
+    let mut fields: Vec<&str> = props.keys().map(String::as_str).collect();
+    fields.sort_unstable();
+    assert_eq!(fields, ["angle", "keywords", "query"]);
+    // The result document's schema is the output schema.
+    let output = &explore["outputSchema"];
+    assert_eq!(output["type"], "object", "{output}");
+    for field in ["version", "answer", "relevant_files", "_metadata"] {
+        assert!(output["properties"][field].is_object(), "{field}: {output}");
+    }
+}
+
+#[test]
+fn every_tool_answers_on_the_relay_fixture() {
+    let (mut client, _) = Client::start(&relay());
+
+    let code = client.call(
+        2,
+        "code",
+        json!({"operation": "find", "symbol": "IssueStore", "kind": "interface"}),
+    );
+    assert_eq!(code["isError"], false, "{code}");
+    assert!(
+        text(&code).contains("internal/model/issue.go:155"),
+        "{}",
+        text(&code)
+    );
+    // The typed answer is the structured content.
+    let found = &code["structuredContent"];
+    assert_eq!(found["status"], "found", "{found}");
+    // With a kind the name resolves to one symbol: the target.
+    let item = &found["target"];
+    assert_eq!(item["name"], "IssueStore", "{found}");
+    assert_eq!(item["path"], "internal/model/issue.go");
+    assert_eq!(item["line"], 155);
+
+    let read = client.call(
+        3,
+        "read",
+        json!({"file": "internal/model/issue.go", "start_line": 155, "num_lines": 2}),
+    );
+    assert_eq!(read["isError"], false, "{read}");
+    assert!(
+        text(&read).contains("155") && text(&read).contains("type IssueStore interface"),
+        "{}",
+        text(&read)
+    );
+    assert!(read.get("structuredContent").is_none(), "{read}");
+
+    let tree = client.call(4, "tree", json!({"depth": 1}));
+    assert_eq!(tree["isError"], false, "{tree}");
+    assert!(text(&tree).contains("internal/"), "{}", text(&tree));
+
+    let bash = client.call(
+        5,
+        "bash",
+        json!({"command": "rg -n 'type IssueStore interface' internal"}),
+    );
+    assert_eq!(bash["isError"], false, "{bash}");
+    assert!(
+        text(&bash).contains("internal/model/issue.go:155:"),
+        "{}",
+        text(&bash)
+    );
+
+    let explore = client.call(
+        6,
+        "explore",
+        json!({"query": "where is IssueStore defined"}),
+    );
+    assert_eq!(explore["isError"], false, "{explore}");
+    let doc = &explore["structuredContent"];
+    assert_eq!(doc["version"], 1, "{doc}");
+    assert_eq!(doc["query"], "where is IssueStore defined");
+    assert_eq!(doc["relevant_files"][0]["path"], "internal/model/issue.go");
+    assert_eq!(doc["relevant_files"][0]["locations"][0]["line"], 155);
+    assert_eq!(doc["_metadata"]["engine"], "local");
+    assert_eq!(doc["_metadata"]["stop_reason"], "answered");
+    // The text is the human summary, the same as the terminal's.
+    assert!(
+        text(&explore).contains("internal/model/issue.go:155: IssueStore (interface"),
+        "{}",
+        text(&explore)
+    );
+
+    // angle and keywords reach the run.
+    let angled = client.call(
+        7,
+        "explore",
+        json!({"query": "where is IssueStore defined", "angle": "architecture", "keywords": ["store"]}),
+    );
+    assert_eq!(
+        angled["structuredContent"]["angle"], "architecture",
+        "{angled}"
+    );
+}
+
+#[test]
+fn tool_errors_are_results_bad_requests_are_protocol_errors_and_the_server_goes_on() {
+    let (mut client, _) = Client::start(&relay());
+
+    // Refusals: the model-facing text, flagged as an error.
+    let blocked = client.call(2, "bash", json!({"command": "curl https://example.com"}));
+    assert_eq!(blocked["isError"], true, "{blocked}");
+    assert!(
+        text(&blocked).starts_with("Command blocked:"),
+        "{}",
+        text(&blocked)
+    );
+    let removed = client.call(3, "bash", json!({"command": "rm -rf internal"}));
+    assert_eq!(removed["isError"], true, "{removed}");
+    assert!(
+        text(&removed).starts_with("Command blocked:"),
+        "{}",
+        text(&removed)
+    );
+    let outside = client.call(4, "read", json!({"file": "../etc/passwd"}));
+    assert_eq!(outside["isError"], true, "{outside}");
+    assert!(
+        text(&outside).starts_with("Path refused:"),
+        "{}",
+        text(&outside)
+    );
+    let secret = client.call(5, "read", json!({"file": ".env"}));
+    assert_eq!(secret["isError"], true, "{secret}");
+
+    // Bad arguments: the same self-correcting paragraph the model gets.
+    let bad = client.call(6, "tree", json!({"depth": "deep"}));
+    assert_eq!(bad["isError"], true, "{bad}");
+    assert!(
+        text(&bad).starts_with("Invalid arguments for `tree`"),
+        "{}",
+        text(&bad)
+    );
+    let kind = client.call(
+        7,
+        "code",
+        json!({"operation": "find", "symbol": "IssueStore", "kind": "trait"}),
+    );
+    assert_eq!(kind["isError"], true, "{kind}");
+    assert!(text(&kind).contains("interface"), "{}", text(&kind));
+    let no_query = client.call(8, "explore", json!({"question": "where"}));
+    assert_eq!(no_query["isError"], true, "{no_query}");
+    assert!(
+        text(&no_query).starts_with("Invalid arguments for `explore`"),
+        "{}",
+        text(&no_query)
+    );
+    let angle = client.call(9, "explore", json!({"query": "x", "angle": "Not An Angle"}));
+    assert_eq!(angle["isError"], true, "{angle}");
+
+    // A symbol that is not there is an error that still carries the typed answer.
+    let missing = client.call(
+        10,
+        "code",
+        json!({"operation": "find", "symbol": "NoSuchThing"}),
+    );
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert_eq!(
+        missing["structuredContent"]["status"], "not_found",
+        "{missing}"
+    );
+    assert!(text(&missing).contains("NoSuchThing"), "{}", text(&missing));
+
+    // An unknown tool is a JSON-RPC error naming the tools.
+    let unknown = client.request(11, "tools/call", json!({"name": "grep", "arguments": {}}));
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let message = unknown["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`grep`") && message.contains("explore, tree, read, bash, code"),
+        "{message}"
+    );
+
+    // Malformed requests: a JSON-RPC error, no result.
+    let no_name = client.request(12, "tools/call", json!({"arguments": {}}));
+    assert!(no_name["error"]["code"].is_i64(), "{no_name}");
+    assert!(no_name.get("result").is_none(), "{no_name}");
+    let no_method = client.request(13, "tools/nothing", json!({}));
+    assert_eq!(no_method["error"]["code"], -32601, "{no_method}");
+    // Not JSON at all: ignored (there is no id to answer), and the next request is served.
+    client.send_line("this is not json");
+    client.assert_alive(14);
+
+    // After all that, the tools still work.
+    let tree = client.call(15, "tree", json!({}));
+    assert_eq!(tree["isError"], false, "{tree}");
+    assert!(text(&tree).contains("internal/"));
+}
+
+/// A repository big enough that a debug build indexes it for several seconds.
+fn big_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for d in 0..12 {
+        let pkg = dir.path().join(format!("pkg{d}"));
+        std::fs::create_dir_all(&pkg).unwrap();
+        for f in 0..50 {
+            let mut src = format!("package pkg{d}\n\n");
+            for i in 0..40 {
+                let next = (i + 1) % 40;
+                src.push_str(&format!(
+                    "// P{d}F{f}x{i} calls the next one.\nfunc P{d}F{f}x{i}(x int) int {{\n\treturn P{d}F{f}x{next}(x) + 1\n}}\n\n"
+                ));
+            }
+            std::fs::write(pkg.join(format!("f{f}.go")), src).unwrap();
+        }
+    }
+    dir
+}
+
+#[test]
+fn a_long_call_reports_progress_and_can_be_cancelled() {
+    let repo = big_repo();
+    let (mut client, _) = Client::start(repo.path());
+
+    // The index is being built in the background: this call waits for it and says so.
+    client.send(&json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "name": "code",
+            "arguments": {"operation": "callers", "symbol": "P3F0x7"},
+            "_meta": {"progressToken": "index-wait"}
+        }
+    }));
+    let deadline = Instant::now() + TIMEOUT;
+    let progress = loop {
+        let message = client
+            .next(deadline)
+            .expect("no progress notification while the index was built");
+        assert!(
+            message.get("id").is_none(),
+            "the call ended before it could be cancelled (the repository indexed too fast): {message}"
+        );
+        if message["method"] == "notifications/progress" {
+            break message;
+        }
+    };
+    assert_eq!(
+        progress["params"]["progressToken"], "index-wait",
+        "{progress}"
+    );
+    assert_eq!(progress["params"]["progress"], 1.0, "{progress}");
+    assert_eq!(progress["params"]["message"], "building the code index");
+
+    client.send(&json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "the user pressed Esc"}
+    }));
+    // The server goes on at once, and never answers the cancelled request.
+    client.assert_alive(3);
+    let tree = client.call(4, "tree", json!({"depth": 1}));
+    assert!(text(&tree).contains("pkg0/"), "{}", text(&tree));
+    let quiet_until = Instant::now() + Duration::from_millis(500);
+    while let Some(message) = client.next(quiet_until) {
+        assert_ne!(
+            message["id"],
+            json!(2),
+            "a cancelled request was answered: {message}"
+        );
+    }
+
+    // The index finishes in the background and the next call uses it.
+    let callers = client.call(
+        5,
+        "code",
+        json!({"operation": "callers", "symbol": "P3F0x7"}),
+    );
+    assert_eq!(callers["isError"], false, "{callers}");
+    assert!(text(&callers).contains("P3F0x6"), "{}", text(&callers));
+}
