@@ -326,13 +326,7 @@ async fn supervise<T>(
     let mut notes_open = true;
     loop {
         let message = tokio::select! {
-            joined = &mut task => {
-                return match joined {
-                    Ok(value) => Outcome::Done(value),
-                    Err(e) if e.is_panic() => Outcome::Panicked(panic_text(e.into_panic())),
-                    Err(_) => Outcome::Cancelled,
-                };
-            }
+            joined = &mut task => return outcome(joined),
             () = context.ct.cancelled() => {
                 task.abort();
                 return Outcome::Cancelled;
@@ -354,6 +348,15 @@ async fn supervise<T>(
                 tracing::debug!("could not send a progress notification: {e}");
             }
         }
+    }
+}
+
+/// A finished task as an [`Outcome`]: its value, or the panic that ended it.
+fn outcome<T>(joined: Result<T, tokio::task::JoinError>) -> Outcome<T> {
+    match joined {
+        Ok(value) => Outcome::Done(value),
+        Err(e) if e.is_panic() => Outcome::Panicked(panic_text(e.into_panic())),
+        Err(_) => Outcome::Cancelled,
     }
 }
 
@@ -422,4 +425,70 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
         .map(|s| (*s).to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use explore_tools::code::CodeAnswer;
+    use explore_tools::{ErrorKind, ToolDetail};
+
+    use super::*;
+
+    fn text(result: &CallToolResult) -> String {
+        serde_json::to_value(&result.content).unwrap()[0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[tokio::test]
+    async fn a_panicking_call_is_an_error_result_with_the_panic_message() {
+        let task = tokio::task::spawn_blocking(|| -> u32 { panic!("index exploded") });
+        let Outcome::Panicked(why) = outcome(task.await) else {
+            panic!("a panic must be reported as one");
+        };
+        assert_eq!(why, "index exploded");
+        let result = panicked("code", &why);
+        assert_eq!(result.is_error, Some(true));
+        assert!(
+            text(&result).starts_with("`code` failed with an internal error (index exploded)"),
+            "{}",
+            text(&result)
+        );
+
+        let formatted = tokio::task::spawn_blocking(|| -> u32 { panic!("line {}", 7) });
+        let Outcome::Panicked(why) = outcome(formatted.await) else {
+            panic!("a panic must be reported as one");
+        };
+        assert_eq!(why, "line 7");
+
+        let fine = tokio::task::spawn_blocking(|| 42u32);
+        assert!(matches!(outcome(fine.await), Outcome::Done(42)));
+    }
+
+    #[test]
+    fn tool_errors_keep_their_text_and_typed_answer() {
+        let detail: CodeAnswer = serde_json::from_value(serde_json::json!({
+            "status": "not_found",
+            "operation": "find",
+            "asked": {"symbol": "Nope"},
+            "near": []
+        }))
+        .expect("a not-found answer");
+        let err = ToolError::new(ErrorKind::NotFound, "No symbol `Nope`.")
+            .with_detail(ToolDetail::Code(detail));
+        let result = tool_result(Err(err));
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(text(&result), "No symbol `Nope`.");
+        let structured = result.structured_content.expect("the typed answer");
+        assert_eq!(structured["status"], "not_found");
+        assert_eq!(structured["asked"]["symbol"], "Nope");
+
+        let plain = tool_result(Ok(ToolOutput::text("1  package main")));
+        assert_eq!(plain.is_error, Some(false));
+        assert_eq!(text(&plain), "1  package main");
+        assert!(plain.structured_content.is_none());
+    }
 }
