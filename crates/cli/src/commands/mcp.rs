@@ -45,7 +45,7 @@ pub fn run(global: &GlobalArgs, args: AskArgs) -> Result<u8> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let _index = server.start_index();
+        let _watcher = server.start_index();
         let service = server
             .serve(rmcp::transport::stdio())
             .await

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use explore_tools::{Registry, RegistryOptions, RepoRoot};
 use serde_json::{Value, json};
 
-use super::common::{Sandbox, relay};
+use super::common::{Sandbox, relay, tiny_repo};
 
 /// Long enough for a debug build to index a fixture; a hung server fails well before CI does.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -446,4 +446,41 @@ fn a_long_call_reports_progress_and_can_be_cancelled() {
     );
     assert_eq!(callers["isError"], false, "{callers}");
     assert!(text(&callers).contains("P3F0x6"), "{}", text(&callers));
+}
+
+#[test]
+fn the_code_index_follows_edits_to_the_repository() {
+    let repo = tiny_repo();
+    let (mut client, _) = Client::start(repo.path());
+    let find = json!({"operation": "find", "symbol": "Added"});
+    let before = client.call(2, "code", find.clone());
+    assert_eq!(before["isError"], true, "{before}");
+    assert_eq!(
+        before["structuredContent"]["status"], "not_found",
+        "{before}"
+    );
+
+    std::fs::write(
+        repo.path().join("store/added.go"),
+        "package store\n\n// Added came after the server started.\nfunc Added() int { return 1 }\n",
+    )
+    .unwrap();
+    // The watcher refreshes once the files are quiet; calls meanwhile see the old graph.
+    let deadline = Instant::now() + TIMEOUT;
+    for id in 3.. {
+        let after = client.call(id, "code", find.clone());
+        if after["isError"] == false {
+            assert!(
+                text(&after).contains("store/added.go:4"),
+                "{}",
+                text(&after)
+            );
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the index never saw the new file: {after}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

@@ -16,6 +16,8 @@
 //! notification per tool call of an exploration and one a second while waiting (for the
 //! code index, built in the background from startup).
 
+mod refresh;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -42,7 +44,7 @@ use crate::settings::{ResolvedEngine, Settings};
 const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// The `explore` tool's description, written for the calling agent like the other tools'.
-const EXPLORE_DESCRIPTION: &str = include_str!("../../../prompts/mcp/explore.md");
+const EXPLORE_DESCRIPTION: &str = include_str!("../../../../prompts/mcp/explore.md");
 
 /// What the server tells the client about itself at `initialize`.
 const INSTRUCTIONS: &str = "explore answers questions about one code repository. Start with \
@@ -85,19 +87,26 @@ impl ExploreServer {
     }
 
     /// Builds (or loads and refreshes) the code index on the blocking pool, so the first
-    /// `code` or `explore` call finds it ready instead of paying for it. Must be called
-    /// inside the runtime.
-    pub fn start_index(&self) -> JoinHandle<()> {
+    /// `code` or `explore` call finds it ready instead of paying for it, then keeps it in
+    /// step with the files ([`refresh`]). Must be called inside the runtime; the returned
+    /// watcher stops watching when dropped.
+    pub fn start_index(&self) -> Option<notify::RecommendedWatcher> {
         let code = self.registry.code().clone();
         let ready = self.index_ready.clone();
-        tokio::task::spawn_blocking(move || {
-            let started = std::time::Instant::now();
-            match code.graph() {
-                Ok(_) => tracing::info!("code index ready in {} ms", started.elapsed().as_millis()),
-                Err(e) => tracing::warn!("the code index could not be built: {e}"),
-            }
-            ready.store(true, Ordering::Release);
-        })
+        let build = {
+            let code = code.clone();
+            tokio::task::spawn_blocking(move || {
+                let started = std::time::Instant::now();
+                match code.graph() {
+                    Ok(_) => {
+                        tracing::info!("code index ready in {} ms", started.elapsed().as_millis())
+                    }
+                    Err(e) => tracing::warn!("the code index could not be built: {e}"),
+                }
+                ready.store(true, Ordering::Release);
+            })
+        };
+        refresh::watch(code, self.registry.root().path(), build)
     }
 
     /// What a call waiting on the blocking pool is waiting for, for its heartbeat.
