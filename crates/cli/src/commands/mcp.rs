@@ -6,32 +6,15 @@
 //! the environment, the configuration files), resolved once at startup.
 
 use anyhow::{Context, Result};
-use explore_tools::RepoRoot;
 use rmcp::ServiceExt;
 
 use crate::cli::{AskArgs, GlobalArgs};
 use crate::mcp::{Exploration, ExploreServer};
-use crate::settings::{self, ProcessEnv};
 
 /// Runs the server until the client closes stdin.
 pub fn run(global: &GlobalArgs, args: AskArgs) -> Result<u8> {
-    let repo = super::repo_sourced(global.repo.as_deref())?;
-    let settings = settings::resolve(
-        &args,
-        repo,
-        &ProcessEnv,
-        settings::user_file_path(&ProcessEnv),
-    )?;
-    for warning in &settings.warnings {
-        tracing::warn!("{warning}");
-    }
+    let (settings, root) = super::run_settings(global, &args)?;
     super::engine::ensure_endpoint(&settings, &args)?;
-    let root = RepoRoot::new(&settings.repo.value).with_context(|| {
-        format!(
-            "cannot open the repository `{}`",
-            settings.repo.value.display()
-        )
-    })?;
     let registry = super::engine::registry(&settings, &root)?;
     tracing::info!(
         "serving {} over MCP on stdio ({} engine)",

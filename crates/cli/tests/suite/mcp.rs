@@ -125,6 +125,22 @@ impl Client {
         response["result"].clone()
     }
 
+    /// `tools/call` answered by a result (not an error) whose text contains `needle`.
+    fn call_ok(&mut self, id: u64, tool: &str, args: Value, needle: &str) -> Value {
+        let result = self.call(id, tool, args);
+        assert_eq!(result["isError"], false, "{result}");
+        assert!(text(&result).contains(needle), "{}", text(&result));
+        result
+    }
+
+    /// `tools/call` answered by a tool error whose text starts with `prefix`.
+    fn call_error(&mut self, id: u64, tool: &str, args: Value, prefix: &str) -> Value {
+        let result = self.call(id, tool, args);
+        assert_eq!(result["isError"], true, "{result}");
+        assert!(text(&result).starts_with(prefix), "{}", text(&result));
+        result
+    }
+
     /// The server still answers.
     fn assert_alive(&mut self, id: u64) {
         let pong = self.request(id, "ping", json!({}));
@@ -194,61 +210,45 @@ fn lists_the_tools_the_model_gets_annotated_read_only() {
 fn every_tool_answers_on_the_relay_fixture() {
     let (mut client, _) = Client::start(&relay());
 
-    let code = client.call(
+    let code = client.call_ok(
         2,
         "code",
         json!({"operation": "find", "symbol": "IssueStore", "kind": "interface"}),
+        "internal/model/issue.go:155",
     );
-    assert_eq!(code["isError"], false, "{code}");
-    assert!(
-        text(&code).contains("internal/model/issue.go:155"),
-        "{}",
-        text(&code)
-    );
-    // The typed answer is the structured content.
+    // The typed answer is the structured content; with a kind the name resolves to one
+    // symbol, the target.
     let found = &code["structuredContent"];
     assert_eq!(found["status"], "found", "{found}");
-    // With a kind the name resolves to one symbol: the target.
     let item = &found["target"];
     assert_eq!(item["name"], "IssueStore", "{found}");
     assert_eq!(item["path"], "internal/model/issue.go");
     assert_eq!(item["line"], 155);
 
-    let read = client.call(
+    let read = client.call_ok(
         3,
         "read",
         json!({"file": "internal/model/issue.go", "start_line": 155, "num_lines": 2}),
+        "type IssueStore interface",
     );
-    assert_eq!(read["isError"], false, "{read}");
-    assert!(
-        text(&read).contains("155") && text(&read).contains("type IssueStore interface"),
-        "{}",
-        text(&read)
-    );
+    assert!(text(&read).contains("155"), "{}", text(&read));
     assert!(read.get("structuredContent").is_none(), "{read}");
 
-    let tree = client.call(4, "tree", json!({"depth": 1}));
-    assert_eq!(tree["isError"], false, "{tree}");
-    assert!(text(&tree).contains("internal/"), "{}", text(&tree));
-
-    let bash = client.call(
+    client.call_ok(4, "tree", json!({"depth": 1}), "internal/");
+    client.call_ok(
         5,
         "bash",
         json!({"command": "rg -n 'type IssueStore interface' internal"}),
-    );
-    assert_eq!(bash["isError"], false, "{bash}");
-    assert!(
-        text(&bash).contains("internal/model/issue.go:155:"),
-        "{}",
-        text(&bash)
+        "internal/model/issue.go:155:",
     );
 
-    let explore = client.call(
+    // The text is the human summary, the same as the terminal's.
+    let explore = client.call_ok(
         6,
         "explore",
         json!({"query": "where is IssueStore defined"}),
+        "internal/model/issue.go:155: IssueStore (interface",
     );
-    assert_eq!(explore["isError"], false, "{explore}");
     let doc = &explore["structuredContent"];
     assert_eq!(doc["version"], 1, "{doc}");
     assert_eq!(doc["query"], "where is IssueStore defined");
@@ -256,12 +256,6 @@ fn every_tool_answers_on_the_relay_fixture() {
     assert_eq!(doc["relevant_files"][0]["locations"][0]["line"], 155);
     assert_eq!(doc["_metadata"]["engine"], "local");
     assert_eq!(doc["_metadata"]["stop_reason"], "answered");
-    // The text is the human summary, the same as the terminal's.
-    assert!(
-        text(&explore).contains("internal/model/issue.go:155: IssueStore (interface"),
-        "{}",
-        text(&explore)
-    );
 
     // angle and keywords reach the run.
     let angled = client.call(
@@ -279,38 +273,31 @@ fn every_tool_answers_on_the_relay_fixture() {
 fn tool_errors_are_results_bad_requests_are_protocol_errors_and_the_server_goes_on() {
     let (mut client, _) = Client::start(&relay());
 
-    // Refusals: the model-facing text, flagged as an error.
-    let blocked = client.call(2, "bash", json!({"command": "curl https://example.com"}));
-    assert_eq!(blocked["isError"], true, "{blocked}");
-    assert!(
-        text(&blocked).starts_with("Command blocked:"),
-        "{}",
-        text(&blocked)
+    // Refusals and bad arguments: the model-facing text, flagged as an error.
+    client.call_error(
+        2,
+        "bash",
+        json!({"command": "curl https://example.com"}),
+        "Command blocked:",
     );
-    let removed = client.call(3, "bash", json!({"command": "rm -rf internal"}));
-    assert_eq!(removed["isError"], true, "{removed}");
-    assert!(
-        text(&removed).starts_with("Command blocked:"),
-        "{}",
-        text(&removed)
+    client.call_error(
+        3,
+        "bash",
+        json!({"command": "rm -rf internal"}),
+        "Command blocked:",
     );
-    let outside = client.call(4, "read", json!({"file": "../etc/passwd"}));
-    assert_eq!(outside["isError"], true, "{outside}");
-    assert!(
-        text(&outside).starts_with("Path refused:"),
-        "{}",
-        text(&outside)
+    client.call_error(4, "read", json!({"file": "../etc/passwd"}), "Path refused:");
+    client.call_error(
+        5,
+        "read",
+        json!({"file": ".env"}),
+        "Refused: `.env` is on the secrets list",
     );
-    let secret = client.call(5, "read", json!({"file": ".env"}));
-    assert_eq!(secret["isError"], true, "{secret}");
-
-    // Bad arguments: the same self-correcting paragraph the model gets.
-    let bad = client.call(6, "tree", json!({"depth": "deep"}));
-    assert_eq!(bad["isError"], true, "{bad}");
-    assert!(
-        text(&bad).starts_with("Invalid arguments for `tree`"),
-        "{}",
-        text(&bad)
+    client.call_error(
+        6,
+        "tree",
+        json!({"depth": "deep"}),
+        "Invalid arguments for `tree`",
     );
     let kind = client.call(
         7,
@@ -319,15 +306,18 @@ fn tool_errors_are_results_bad_requests_are_protocol_errors_and_the_server_goes_
     );
     assert_eq!(kind["isError"], true, "{kind}");
     assert!(text(&kind).contains("interface"), "{}", text(&kind));
-    let no_query = client.call(8, "explore", json!({"question": "where"}));
-    assert_eq!(no_query["isError"], true, "{no_query}");
-    assert!(
-        text(&no_query).starts_with("Invalid arguments for `explore`"),
-        "{}",
-        text(&no_query)
+    client.call_error(
+        8,
+        "explore",
+        json!({"question": "where"}),
+        "Invalid arguments for `explore`",
     );
-    let angle = client.call(9, "explore", json!({"query": "x", "angle": "Not An Angle"}));
-    assert_eq!(angle["isError"], true, "{angle}");
+    client.call_error(
+        9,
+        "explore",
+        json!({"query": "x", "angle": "Not An Angle"}),
+        "Invalid arguments for `explore`",
+    );
 
     // A symbol that is not there is an error that still carries the typed answer.
     let missing = client.call(
