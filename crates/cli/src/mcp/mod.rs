@@ -334,8 +334,10 @@ async fn supervise<T>(
         tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
     let mut notes_open = true;
     loop {
+        // In this order: a cancellation wins; the notes a task sent before it finished
+        // all go out before its result (no progress may follow the response).
         let message = tokio::select! {
-            joined = &mut task => return outcome(joined),
+            biased;
             () = context.ct.cancelled() => {
                 task.abort();
                 return Outcome::Cancelled;
@@ -347,6 +349,7 @@ async fn supervise<T>(
                     continue;
                 }
             },
+            joined = &mut task => return outcome(joined),
             _ = heartbeat.tick() => waiting(),
         };
         if let Some(token) = &token {

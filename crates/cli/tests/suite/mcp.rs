@@ -242,12 +242,35 @@ fn every_tool_answers_on_the_relay_fixture() {
         "internal/model/issue.go:155:",
     );
 
-    // The text is the human summary, the same as the terminal's.
-    let explore = client.call_ok(
+    // The text is the human summary, the same as the terminal's; with a progress token,
+    // each tool call of the run is reported as it is made.
+    let response = client.request(
         6,
-        "explore",
-        json!({"query": "where is IssueStore defined"}),
-        "internal/model/issue.go:155: IssueStore (interface",
+        "tools/call",
+        json!({
+            "name": "explore",
+            "arguments": {"query": "where is IssueStore defined"},
+            "_meta": {"progressToken": 6}
+        }),
+    );
+    let explore = &response["result"];
+    assert_eq!(explore["isError"], false, "{response}");
+    assert!(
+        text(explore).contains("internal/model/issue.go:155: IssueStore (interface"),
+        "{}",
+        text(explore)
+    );
+    let progress: Vec<&str> = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress" && n["params"]["progressToken"] == 6)
+        .map(|n| n["params"]["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        progress
+            .first()
+            .is_some_and(|m| m.starts_with("turn 1: code ")),
+        "{progress:?}"
     );
     let doc = &explore["structuredContent"];
     assert_eq!(doc["version"], 1, "{doc}");
