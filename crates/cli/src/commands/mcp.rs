@@ -29,11 +29,17 @@ pub fn run(global: &GlobalArgs, args: AskArgs) -> Result<u8> {
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
         let _watcher = server.start_index();
+        let pipes = crate::mcp::stdio::open();
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve((pipes.read, pipes.write))
             .await
             .context("the MCP client did not complete the handshake")?;
         service.waiting().await.context("the MCP session failed")?;
+        // The last responses are still on their way to stdout.
+        match pipes.stdout.await {
+            Ok(written) => written.context("cannot write to stdout")?,
+            Err(e) => tracing::error!("the stdout writer failed: {e}"),
+        }
         anyhow::Ok(())
     })?;
     // The index build may still be running on the blocking pool: don't wait for it.

@@ -17,6 +17,7 @@
 //! code index, built in the background from startup).
 
 mod refresh;
+pub mod stdio;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

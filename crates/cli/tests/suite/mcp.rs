@@ -370,8 +370,13 @@ fn tool_errors_are_results_bad_requests_are_protocol_errors_and_the_server_goes_
     assert!(no_name.get("result").is_none(), "{no_name}");
     let no_method = client.request(13, "tools/nothing", json!({}));
     assert_eq!(no_method["error"]["code"], -32601, "{no_method}");
-    // Not JSON at all: ignored (there is no id to answer), and the next request is served.
+    // Not JSON at all: JSON-RPC's parse error, with a null id (there is none to read).
     client.send_line("this is not json");
+    let parse_error = client
+        .next(Instant::now() + TIMEOUT)
+        .expect("no answer to a line that is not JSON");
+    assert_eq!(parse_error["id"], Value::Null, "{parse_error}");
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
     client.assert_alive(14);
 
     // After all that, the tools still work.
