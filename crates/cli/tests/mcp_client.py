@@ -51,8 +51,9 @@ async def run(explore: str, repo: str) -> None:
                     assert tool.annotations.read_only_hint is True, tool
                     assert tool.annotations.open_world_hint is False, tool
                     assert tool.description, tool
-                explore_tool = tools[0]
-                assert explore_tool.output_schema["type"] == "object", explore_tool
+                # Typed answers: the SDK validates every successful result against these.
+                assert tools[0].output_schema["type"] == "object", tools[0]
+                assert tools[4].output_schema["type"] == "object", tools[4]
 
                 # code: a definition's path:line, and the typed answer.
                 code = await session.call_tool(
@@ -66,6 +67,22 @@ async def run(explore: str, repo: str) -> None:
                     155,
                 ), items[0]
                 print("code find IssueStore -> internal/model/issue.go:155")
+                # Every operation's answer fits the output schema (the SDK checks each one).
+                for args in [
+                    {"operation": "implementations", "symbol": "IssueStore"},
+                    {"operation": "methods", "symbol": "IssueStore"},
+                    {"operation": "usages", "symbol": "IssueStore"},
+                    {"operation": "callers", "symbol": "NewIssue", "file": "internal/model/issue.go"},
+                    {"operation": "callees", "symbol": "NewIssue", "file": "internal/model/issue.go"},
+                ]:
+                    answer = await session.call_tool("code", args)
+                    assert not answer.is_error, (args, text_of(answer))
+                    assert answer.structured_content["status"] == "found", answer
+                ambiguous = await session.call_tool(
+                    "code", {"operation": "callers", "symbol": "NewIssue"}
+                )
+                assert ambiguous.is_error, ambiguous
+                assert ambiguous.structured_content["status"] == "ambiguous", ambiguous
 
                 # read: lines of a file, and a path outside the repository refused.
                 read = await session.call_tool(

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use explore_agent::{Event, EventSink, ExploreResult};
+use explore_tools::code::CodeAnswer;
 use explore_tools::{Registry, ToolError, ToolOutput};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -279,8 +280,8 @@ fn tool_list(registry: &Registry, local: bool) -> Vec<Tool> {
         schema_object(serde_json::to_value(schemars::schema_for!(ExploreArgs))),
     )
     .with_title("Explore the repository")
-    .with_raw_output_schema(Arc::new(schema_object(serde_json::to_value(
-        schemars::schema_for!(ExploreResult),
+    .with_raw_output_schema(output_schema(serde_json::to_value(schemars::schema_for!(
+        ExploreResult
     ))))
     .annotate(annotations("Explore the repository", !local));
     let mut tools = vec![explore];
@@ -292,15 +293,20 @@ fn tool_list(registry: &Registry, local: bool) -> Vec<Tool> {
             "bash" => "Read-only shell (sandboxed)",
             other => other,
         };
-        tools.push(
-            Tool::new(
-                tool.name(),
-                tool.description(),
-                schema_object(Ok(tool.parameters())),
-            )
-            .with_title(title)
-            .annotate(annotations(title, false)),
-        );
+        let mut listed = Tool::new(
+            tool.name(),
+            tool.description(),
+            schema_object(Ok(tool.parameters())),
+        )
+        .with_title(title)
+        .annotate(annotations(title, false));
+        // The one tool with a typed answer: every result it returns carries it.
+        if tool.name() == "code" {
+            listed = listed.with_raw_output_schema(output_schema(serde_json::to_value(
+                schemars::schema_for!(CodeAnswer),
+            )));
+        }
+        tools.push(listed);
     }
     tools
 }
@@ -311,6 +317,16 @@ fn schema_object(schema: Result<serde_json::Value, serde_json::Error>) -> JsonOb
         Ok(serde_json::Value::Object(o)) => o,
         _ => JsonObject::from_iter([("type".to_string(), "object".into())]),
     }
+}
+
+/// An output schema: MCP wants an object at the root, which a tagged enum's `oneOf` of
+/// objects is without saying so.
+fn output_schema(schema: Result<serde_json::Value, serde_json::Error>) -> Arc<JsonObject> {
+    let mut schema = schema_object(schema);
+    schema
+        .entry("type")
+        .or_insert_with(|| serde_json::Value::from("object"));
+    Arc::new(schema)
 }
 
 /// How a supervised call ended.

@@ -192,6 +192,11 @@ fn lists_the_tools_the_model_gets_annotated_read_only() {
         assert_eq!(listed["inputSchema"], tool.parameters(), "{}", tool.name());
     }
 
+    // The code tool's typed answer, one object per status.
+    let code = &tools[4]["outputSchema"];
+    assert_eq!(code["type"], "object", "{code}");
+    assert_eq!(code["oneOf"].as_array().map(Vec::len), Some(5), "{code}");
+
     let explore = &tools[0];
     assert_eq!(explore["inputSchema"]["required"], json!(["query"]));
     let props = explore["inputSchema"]["properties"].as_object().unwrap();
