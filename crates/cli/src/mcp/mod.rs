@@ -507,7 +507,7 @@ mod tests {
         }))
         .expect("a not-found answer");
         let err = ToolError::new(ErrorKind::NotFound, "No symbol `Nope`.")
-            .with_detail(ToolDetail::Code(detail));
+            .with_detail(ToolDetail::Code(Box::new(detail)));
         let result = tool_result(Err(err));
         assert_eq!(result.is_error, Some(true));
         assert_eq!(text(&result), "No symbol `Nope`.");
