@@ -30,9 +30,15 @@ struct Client {
 impl Client {
     /// Starts `explore mcp -C repo` with a cache of its own and completes the handshake.
     fn start(repo: &Path) -> (Self, Value) {
+        Self::start_with(repo, &[])
+    }
+
+    /// [`Client::start`] with more environment variables.
+    fn start_with(repo: &Path, env: &[(&str, &str)]) -> (Self, Value) {
         let sandbox = Sandbox::new();
         let mut child = sandbox
             .std_cmd()
+            .envs(env.iter().copied())
             .env("EXPLORE_CACHE_DIR", sandbox.home.path().join("cache"))
             .arg("mcp")
             .arg("-C")
@@ -209,6 +215,33 @@ fn lists_the_tools_the_model_gets_annotated_read_only() {
     for field in ["version", "answer", "relevant_files", "_metadata"] {
         assert!(output["properties"][field].is_object(), "{field}: {output}");
     }
+}
+
+#[test]
+fn with_a_model_configured_explore_is_open_world() {
+    // Never contacted: listing the tools does not call the model.
+    let (mut client, _) =
+        Client::start_with(&relay(), &[("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")]);
+    let list = client.request(2, "tools/list", json!({}));
+    let hints: Vec<(&str, bool)> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let open = t["annotations"]["openWorldHint"].as_bool().unwrap();
+            (t["name"].as_str().unwrap(), open)
+        })
+        .collect();
+    assert_eq!(
+        hints,
+        [
+            ("explore", true),
+            ("tree", false),
+            ("read", false),
+            ("bash", false),
+            ("code", false)
+        ]
+    );
 }
 
 #[test]
