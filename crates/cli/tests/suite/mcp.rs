@@ -218,6 +218,25 @@ fn lists_the_tools_the_model_gets_annotated_read_only() {
 }
 
 #[test]
+fn a_setting_that_cannot_work_stops_the_server_before_it_speaks() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .cmd()
+        .args(["--engine", "llm", "mcp", "-C"])
+        .arg(relay())
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "stdout is the protocol's alone");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`--engine llm` needs a model endpoint"),
+        "{err}"
+    );
+}
+
+#[test]
 fn with_a_model_configured_explore_is_open_world() {
     // Never contacted: listing the tools does not call the model.
     let (mut client, _) =
