@@ -27,9 +27,9 @@ use explore_agent::{Event, EventSink, ExploreResult};
 use explore_tools::code::CodeAnswer;
 use explore_tools::{Registry, ToolError, ToolOutput};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -243,6 +243,31 @@ impl ServerHandler for ExploreServer {
             return Err(McpError::invalid_params(message, None));
         };
         Ok(result.into())
+    }
+
+    /// rmcp hands over any request it could not parse as a known one: an unknown method,
+    /// or a known one whose params are malformed (a `tools/call` without a `name`). The
+    /// default answers both with the bare method name; the caller should learn which.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        let method = explore_tools::root::escape_for_display(&request.method);
+        Err(match request.method.as_str() {
+            "tools/call" => McpError::invalid_params(
+                "Malformed `tools/call`: send params {\"name\": <a tool from tools/list>, \
+                 \"arguments\": {…}}, e.g. {\"name\":\"tree\",\"arguments\":{\"depth\":1}}.",
+                None,
+            ),
+            _ => McpError::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "Method not found: `{method}`. This server offers tools (tools/list, tools/call)."
+                ),
+                None,
+            ),
+        })
     }
 }
 

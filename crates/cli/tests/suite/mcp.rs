@@ -423,10 +423,24 @@ fn tool_errors_are_results_bad_requests_are_protocol_errors_and_the_server_goes_
 
     // Malformed requests: a JSON-RPC error, no result.
     let no_name = client.request(12, "tools/call", json!({"arguments": {}}));
-    assert!(no_name["error"]["code"].is_i64(), "{no_name}");
+    assert_eq!(no_name["error"]["code"], -32602, "{no_name}");
+    assert!(
+        no_name["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Malformed `tools/call`"),
+        "{no_name}"
+    );
     assert!(no_name.get("result").is_none(), "{no_name}");
     let no_method = client.request(13, "tools/nothing", json!({}));
     assert_eq!(no_method["error"]["code"], -32601, "{no_method}");
+    assert!(
+        no_method["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Method not found: `tools/nothing`"),
+        "{no_method}"
+    );
     // Not JSON at all: JSON-RPC's parse error, with a null id (there is none to read).
     client.send_line("this is not json");
     let parse_error = client
