@@ -13,6 +13,7 @@ use explore_tools::{Registry, RegistryOptions, RepoRoot};
 use serde_json::{Value, json};
 
 use super::common::{Sandbox, relay, tiny_repo};
+use super::server::{Server, tool_call};
 
 /// Long enough for a debug build to index a fixture; a hung server fails well before CI does.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -237,10 +238,31 @@ fn a_setting_that_cannot_work_stops_the_server_before_it_speaks() {
 }
 
 #[test]
-fn with_a_model_configured_explore_is_open_world() {
-    // Never contacted: listing the tools does not call the model.
-    let (mut client, _) =
-        Client::start_with(&relay(), &[("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")]);
+fn with_a_model_explore_asks_it_and_is_open_world() {
+    // The model finds the symbol with `code`, then submits the place the tool showed.
+    let file = json!({
+        "path": "internal/model/issue.go", "role": "type_definition", "discovery_source": "code",
+        "rationale": "IssueStore, the store interface", "locations": [{"line": 155}]
+    });
+    let submit = json!({"answer": "At internal/model/issue.go:155.", "relevant_files": [file]});
+    let model = Server::start(
+        vec![
+            tool_call(
+                "c1",
+                "code",
+                &json!({"operation": "find", "symbol": "IssueStore"}),
+            ),
+            tool_call("c2", "submit", &submit),
+        ],
+        2,
+    );
+    let (mut client, _) = Client::start_with(
+        &relay(),
+        &[
+            ("OPENAI_BASE_URL", model.base_url.as_str()),
+            ("EXPLORE_MODEL", "test-model"),
+        ],
+    );
     let list = client.request(2, "tools/list", json!({}));
     let hints: Vec<(&str, bool)> = list["result"]["tools"]
         .as_array()
@@ -261,6 +283,23 @@ fn with_a_model_configured_explore_is_open_world() {
             ("code", false)
         ]
     );
+
+    let answer = client.call_ok(
+        3,
+        "explore",
+        json!({"query": "where is IssueStore defined"}),
+        "internal/model/issue.go:155",
+    );
+    let meta = &answer["structuredContent"]["_metadata"];
+    assert_eq!(meta["engine"], "llm", "{meta}");
+    assert_eq!(meta["model"], "test-model", "{meta}");
+    assert_eq!(meta["stop_reason"], "answered", "{meta}");
+    assert_eq!(meta["usage"]["total_tokens"], 1840, "{meta}");
+    assert_eq!(
+        answer["structuredContent"]["relevant_files"][0]["path"],
+        "internal/model/issue.go"
+    );
+    assert_eq!(model.requests.lock().unwrap().len(), 2);
 }
 
 #[test]
