@@ -28,7 +28,7 @@ pub fn run(global: &GlobalArgs, args: AskArgs) -> Result<u8> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let _watcher = server.start_index();
+        server.start_index();
         let pipes = crate::mcp::stdio::open();
         let service = server
             .serve((pipes.read, pipes.write))

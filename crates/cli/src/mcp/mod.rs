@@ -90,9 +90,9 @@ impl ExploreServer {
 
     /// Builds (or loads and refreshes) the code index on the blocking pool, so the first
     /// `code` or `explore` call finds it ready instead of paying for it, then keeps it in
-    /// step with the files ([`refresh`]). Must be called inside the runtime; the returned
-    /// watcher stops watching when dropped.
-    pub fn start_index(&self) -> Option<notify::RecommendedWatcher> {
+    /// step with the files ([`refresh`]). Returns at once; must be called inside the
+    /// runtime.
+    pub fn start_index(&self) {
         let code = self.registry.code().clone();
         let ready = self.index_ready.clone();
         let build = {
@@ -108,7 +108,7 @@ impl ExploreServer {
                 ready.store(true, Ordering::Release);
             })
         };
-        refresh::watch(code, self.registry.root().path(), build)
+        refresh::watch(code, self.registry.root().path(), build);
     }
 
     /// What a call waiting on the blocking pool is waiting for, for its heartbeat.

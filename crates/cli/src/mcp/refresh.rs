@@ -28,43 +28,52 @@ use tokio::task::JoinHandle;
 pub const QUIET: Duration = Duration::from_millis(300);
 
 /// Watches `root` and refreshes `code`'s index after changes, starting once `first_build`
-/// (the startup build) is done. Returns the watcher, which stops watching when dropped;
-/// `None` when the repository cannot be watched (logged: answers then stay as of startup).
-pub fn watch(
-    code: Arc<CodeTool>,
-    root: &Path,
-    first_build: JoinHandle<()>,
-) -> Option<RecommendedWatcher> {
-    let (tx, rx) = mpsc::unbounded_channel();
-    let base = root.to_path_buf();
-    let handler = move |event: notify::Result<Event>| match event {
-        Ok(event) if affects_index(&base, &event) => {
-            let _ = tx.send(());
-        }
-        Ok(_) => {}
-        Err(e) => tracing::debug!("file watch error: {e}"),
-    };
-    let mut watcher = match notify::recommended_watcher(handler) {
-        Ok(w) => w,
-        Err(e) => {
-            tracing::warn!(
-                "cannot watch the repository ({e}); the code index will not follow edits"
-            );
-            return None;
-        }
-    };
-    if let Err(e) = watcher.watch(root, RecursiveMode::Recursive) {
-        tracing::warn!(
-            "cannot watch {} ({e}); the code index will not follow edits",
-            root.display()
-        );
-        return None;
-    }
-    tokio::spawn(refresh_loop(code, rx, first_build));
-    Some(watcher)
+/// (the startup build) is done, for as long as the runtime runs. Setting the watch up
+/// walks every directory (inotify watches each one), so it happens on the blocking pool,
+/// not before the server answers. A repository that cannot be watched is logged, and its
+/// answers stay as of startup.
+pub fn watch(code: Arc<CodeTool>, root: &Path, first_build: JoinHandle<()>) {
+    let root = root.to_path_buf();
+    tokio::spawn(async move {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let watcher = match tokio::task::spawn_blocking(move || start_watcher(&root, tx)).await {
+            Ok(Ok(w)) => w,
+            Ok(Err(e)) => {
+                tracing::warn!(
+                    "cannot watch the repository ({e}); the code index will not follow edits"
+                );
+                return;
+            }
+            Err(e) => {
+                tracing::error!("setting up the file watch panicked: {e}");
+                return;
+            }
+        };
+        refresh_loop(code, rx, first_build).await;
+        drop(watcher);
+    });
 }
 
-/// Refreshes after each burst of changes until the watcher is gone.
+/// A watcher sending one message per event that [`affects_index`].
+fn start_watcher(
+    root: &Path,
+    changes: mpsc::UnboundedSender<()>,
+) -> notify::Result<RecommendedWatcher> {
+    let base = root.to_path_buf();
+    let mut watcher =
+        notify::recommended_watcher(move |event: notify::Result<Event>| match event {
+            Ok(event) if affects_index(&base, &event) => {
+                let _ = changes.send(());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::debug!("file watch error: {e}"),
+        })?;
+    watcher.watch(root, RecursiveMode::Recursive)?;
+    Ok(watcher)
+}
+
+/// Refreshes after each burst of changes until the watcher is gone (never, while the
+/// watcher lives in the task that runs this).
 async fn refresh_loop(
     code: Arc<CodeTool>,
     mut changes: mpsc::UnboundedReceiver<()>,
