@@ -199,6 +199,21 @@ Examples:
   explore completions zsh > ~/.zfunc/_explore
   explore completions fish > ~/.config/fish/completions/explore.fish")]
     Completions(CompletionsArgs),
+
+    /// Serve the answer and the tools over MCP on stdio, for coding agents.
+    #[command(after_help = "\
+Tools: explore (a question -> the result document), code, read, tree, bash; all read-only.
+stdout carries only the protocol; logs go to stderr. The engine, model and budget are the
+main command's: flags before `mcp`, the environment, the configuration files.
+
+Examples:
+  explore mcp -C ~/src/relay
+  claude mcp add explore -- explore mcp -C ~/src/relay
+  explore --engine local --budget 20000 mcp -C .
+
+See docs/mcp.md for Codex, Cursor and opencode.")]
+    Mcp,
+
     /// Run eval suites (questions with known answers) and score the answers.
     #[command(after_help = "\
 Examples:

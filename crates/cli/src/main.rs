@@ -9,6 +9,7 @@ mod cli;
 mod commands;
 mod eval;
 mod logging;
+mod mcp;
 mod output;
 mod progress;
 mod settings;
