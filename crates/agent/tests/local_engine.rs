@@ -622,3 +622,54 @@ async fn warm_store_answers_like_the_graph() {
         }
     }
 }
+
+/// `--engine auto` with a model: which answers are certain enough to stand without it.
+#[tokio::test]
+async fn routing_is_certain_only_for_exact_graph_answers() {
+    use explore_agent::local::routing::{Doubt, Routing};
+    let verdict = |fixture: &'static str, q: &'static str| async move {
+        let options = RegistryOptions {
+            index: IndexOptions {
+                no_cache: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let root = RepoRoot::new(fixture(fixture)).unwrap_or_else(|e| panic!("{e}"));
+        let registry = Registry::new(root, options);
+        let mut policy = LocalPolicy::new(registry.clone());
+        explore(&registry, &mut policy, &RunConfig::new(q), &NullSink)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        policy.routing()
+    };
+    for (fixture, q) in [
+        ("relay", "where is IssueStore defined"),
+        ("relay", "where is the Code type defined"),
+        ("relay", "what implements IssueStore"),
+        ("ledger", "what does LedgerService.post_transaction call"),
+    ] {
+        let r = verdict(fixture, q).await;
+        assert!(r.is_certain(), "{q}: {r:?}");
+    }
+    for (fixture, q, doubt) in [
+        ("relay", "where is Plan defined", Doubt::SeveralDefinitions),
+        (
+            "relay",
+            "how are webhooks handled",
+            Doubt::NotSymbolQuestion,
+        ),
+        ("relay", "who calls Plan", Doubt::Ambiguous),
+        ("relay", "how does HandleWebhook reach Plan", Doubt::Trace),
+        (
+            "ledger",
+            "where is FrobnicateQuux defined",
+            Doubt::NotInGraph,
+        ),
+    ] {
+        match verdict(fixture, q).await {
+            Routing::Uncertain { doubts } => assert!(doubts.contains(&doubt), "{q}: {doubts:?}"),
+            r => panic!("{q}: {r:?}"),
+        }
+    }
+}
