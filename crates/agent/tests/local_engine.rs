@@ -627,7 +627,7 @@ async fn warm_store_answers_like_the_graph() {
 #[tokio::test]
 async fn routing_is_certain_only_for_exact_graph_answers() {
     use explore_agent::local::routing::{Doubt, Routing};
-    let verdict = |fixture: &'static str, q: &'static str| async move {
+    let verdict = |name: &'static str, q: &'static str| async move {
         let options = RegistryOptions {
             index: IndexOptions {
                 no_cache: true,
@@ -635,7 +635,7 @@ async fn routing_is_certain_only_for_exact_graph_answers() {
             },
             ..Default::default()
         };
-        let root = RepoRoot::new(fixture(fixture)).unwrap_or_else(|e| panic!("{e}"));
+        let root = RepoRoot::new(fixture(name)).unwrap_or_else(|e| panic!("{e}"));
         let registry = Registry::new(root, options);
         let mut policy = LocalPolicy::new(registry.clone());
         explore(&registry, &mut policy, &RunConfig::new(q), &NullSink)
@@ -643,16 +643,16 @@ async fn routing_is_certain_only_for_exact_graph_answers() {
             .unwrap_or_else(|e| panic!("{e}"));
         policy.routing()
     };
-    for (fixture, q) in [
+    for (name, q) in [
         ("relay", "where is IssueStore defined"),
         ("relay", "where is the Code type defined"),
         ("relay", "what implements IssueStore"),
         ("ledger", "what does LedgerService.post_transaction call"),
     ] {
-        let r = verdict(fixture, q).await;
+        let r = verdict(name, q).await;
         assert!(r.is_certain(), "{q}: {r:?}");
     }
-    for (fixture, q, doubt) in [
+    for (name, q, doubt) in [
         ("relay", "where is Plan defined", Doubt::SeveralDefinitions),
         (
             "relay",
@@ -667,7 +667,7 @@ async fn routing_is_certain_only_for_exact_graph_answers() {
             Doubt::NotInGraph,
         ),
     ] {
-        match verdict(fixture, q).await {
+        match verdict(name, q).await {
             Routing::Uncertain { doubts } => assert!(doubts.contains(&doubt), "{q}: {doubts:?}"),
             r => panic!("{q}: {r:?}"),
         }
