@@ -160,6 +160,14 @@ impl CaseRunner for AgentRunner {
                 let mut policy = LocalPolicy::new(registry.clone())
                     .with_shared_index(self.shared_index(&case.repo));
                 rt.block_on(explore(&registry, &mut policy, &config, &NullSink))
+                    .map(|mut r| {
+                        // Would `--engine auto` with a model keep this answer? (Issue 18's
+                        // gate, measured on every case.)
+                        if let Ok(v) = serde_json::to_value(policy.routing()) {
+                            r.metadata.extra.insert("routing".into(), v);
+                        }
+                        r
+                    })
             }
             Engine::Llm => {
                 let cfg = self.llm_config(case)?;

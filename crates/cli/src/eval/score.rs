@@ -69,6 +69,10 @@ pub struct CaseScore {
     pub stop_reason: Option<String>,
     /// What came back, best first: `path` or `path:line[-end]` per location.
     pub returned: Vec<String>,
+    /// Local runs: whether `--engine auto` with a model would keep this answer (the
+    /// routing gate's verdict, `certain` or `uncertain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<String>,
     /// The case's note, for failure reports.
     pub note: Option<String>,
 }
@@ -99,6 +103,7 @@ pub fn score_case(case: &Case, outcome: &Outcome) -> CaseScore {
         wall_ms: outcome.wall_ms,
         stop_reason: None,
         returned: Vec::new(),
+        routing: None,
         note: case.note.clone(),
     };
     let result = match &outcome.result {
@@ -125,6 +130,11 @@ pub fn score_case(case: &Case, outcome: &Outcome) -> CaseScore {
     s.tool_calls = m.tool_calls.values().sum();
     s.stop_reason = Some(m.stop_reason.as_str().to_string());
     s.returned = describe_returned(result);
+    s.routing = m
+        .extra
+        .get("routing")
+        .and_then(|r| r["verdict"].as_str())
+        .map(str::to_string);
 
     let ranked = ranked_files(result);
     let rank_of = |path: &str| ranked.iter().position(|p| p == path).map(|i| i + 1);
