@@ -673,3 +673,45 @@ async fn routing_is_certain_only_for_exact_graph_answers() {
         }
     }
 }
+
+/// Issue 12's two misreadings of the code tool's text, now read from its typed answer:
+/// callers listed under "Through Repository.save …" are callers (they were definitions:
+/// the header said "method"), and a struct's "Implements:" list is what it implements
+/// (it was written up as implementations of it).
+#[tokio::test]
+async fn callers_through_an_interface_and_what_a_type_implements() {
+    let r = ask("ledger", "who calls SqlRepository.save").await;
+    assert_clean(&r);
+    let service = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "src/ledger/services/ledger_service.py")
+        .expect("callers through Repository.save are cited");
+    assert!(
+        service.rationale.contains("calls") && !service.rationale.contains("Defines"),
+        "{}",
+        service.rationale
+    );
+    assert!(cites(&r, "src/ledger/services/ledger_service.py", 63));
+
+    let r = ask("relay", "what interfaces does the memory Store implement").await;
+    assert_clean(&r);
+    let model = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "internal/model/issue.go")
+        .expect("the interface Store implements is cited");
+    assert_eq!(model.role, Role::TypeDefinition);
+    assert!(
+        model
+            .rationale
+            .starts_with("Store implements interface IssueStore"),
+        "{}",
+        model.rationale
+    );
+    assert!(
+        !model
+            .rationale
+            .contains("IssueStore (interface) implements")
+    );
+}
