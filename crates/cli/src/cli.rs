@@ -329,9 +329,10 @@ pub struct EvalArgs {
     #[arg(value_name = "SUITE|DIR")]
     pub target: PathBuf,
 
-    /// The engine for every case (default: each suite's `engine`, else local).
-    #[arg(long, value_parser = engine_parser())]
-    pub engine: Option<explore_agent::Engine>,
+    /// The engine for every case (default: each suite's `engine`, else local); `auto`
+    /// answers locally when the local answer is certain and asks the model otherwise.
+    #[arg(long, value_enum)]
+    pub engine: Option<Engine>,
 
     /// Answer LLM cases from recorded transcripts `DIR/<case-id>.jsonl` (no network, no key).
     #[arg(long, value_name = "DIR", conflicts_with = "record_dir")]
@@ -413,11 +414,4 @@ pub struct ToolArgs {
     /// Which graph the `code` tool queries.
     #[command(flatten)]
     pub store: StoreArgs,
-}
-
-/// Parses `local` or `llm` into the agent's engine, listing both in help and errors.
-fn engine_parser() -> impl clap::builder::TypedValueParser<Value = explore_agent::Engine> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(explore_agent::Engine::ALL.map(|e| e.as_str()))
-        .try_map(|s| s.parse::<explore_agent::Engine>())
 }

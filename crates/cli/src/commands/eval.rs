@@ -128,13 +128,19 @@ fn execute(global: &GlobalArgs, args: &EvalArgs, prepared: Prepared) -> Result<u
             .map(std::num::NonZeroUsize::get)
             .unwrap_or(1)
     });
-    let engine_override = args.engine;
-    let runner = AgentRunner::new(
+    let (engine_override, auto) = match args.engine {
+        None => (None, false),
+        Some(crate::cli::Engine::Auto) => (None, true),
+        Some(crate::cli::Engine::Llm) => (Some(explore_agent::Engine::Llm), false),
+        Some(crate::cli::Engine::Local) => (Some(explore_agent::Engine::Local), false),
+    };
+    let mut runner = AgentRunner::new(
         engine_override,
         args.replay_dir.clone(),
         args.record_dir.clone(),
         LlmSettings::from_env(),
     );
+    runner.auto = auto;
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create --record-dir `{}`", dir.display()))?;
@@ -182,7 +188,11 @@ fn execute(global: &GlobalArgs, args: &EvalArgs, prepared: Prepared) -> Result<u
         }
     }
     let info = RunInfo {
-        engine: engine_override.map(|e| e.as_str().to_string()),
+        engine: if auto {
+            Some("auto".to_string())
+        } else {
+            engine_override.map(|e| e.as_str().to_string())
+        },
         timestamp,
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         jobs,

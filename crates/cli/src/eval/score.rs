@@ -457,6 +457,13 @@ pub struct Summary {
     pub mean_turns: f64,
     /// Mean tool calls.
     pub mean_tool_calls: f64,
+    /// Cases whose local answer the routing gate calls certain: with `--engine auto`,
+    /// answered without a model (issue 18).
+    pub certain: usize,
+    /// Tokens the model spent on the cases it answered.
+    pub model_tokens: u64,
+    /// Cases the model answered.
+    pub model_cases: usize,
 }
 
 /// Summarises cases.
@@ -493,6 +500,16 @@ pub fn summarize<'a>(scores: impl IntoIterator<Item = &'a CaseScore>) -> Summary
         p95_ms: percentile(&times, 95.0),
         mean_turns: scores.iter().map(|s| f64::from(s.turns)).sum::<f64>() / n as f64,
         mean_tool_calls: scores.iter().map(|s| f64::from(s.tool_calls)).sum::<f64>() / n as f64,
+        certain: scores
+            .iter()
+            .filter(|s| s.routing.as_deref() == Some("certain"))
+            .count(),
+        model_tokens: scores
+            .iter()
+            .filter(|s| s.tokens > 0)
+            .map(|s| s.tokens)
+            .sum(),
+        model_cases: scores.iter().filter(|s| s.tokens > 0).count(),
     }
 }
 

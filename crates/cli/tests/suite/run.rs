@@ -295,3 +295,57 @@ fn auto_answers_certain_questions_locally_and_sends_the_rest_to_the_model() {
     );
     assert_eq!(server.requests.lock().unwrap().len(), 1);
 }
+
+/// `explore eval --engine auto`: certain cases make no request, the rest go to the model,
+/// and the report says how many were kept local and what that saved.
+#[test]
+fn eval_auto_routes_certain_cases_locally() {
+    let sb = Sandbox::new();
+    let submit = tool_call(
+        "call_1",
+        "submit",
+        &json!({"answer": "nothing specific", "relevant_files": []}),
+    );
+    let server = Server::start(vec![submit], 4);
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("auto.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            r#"[suite]
+name = "auto"
+repo = "{}"
+
+[[case]]
+id = "certain-def"
+query = "where is IssueStore defined"
+kind = "definition"
+files = ["internal/model/issue.go"]
+
+[[case]]
+id = "concept"
+query = "how are webhooks handled"
+kind = "concept"
+files = ["internal/webhook/handler.go"]
+"#,
+            relay().display()
+        ),
+    )
+    .unwrap();
+    let out = sb
+        .cmd()
+        .env("OPENAI_BASE_URL", &server.base_url)
+        .env("EXPLORE_MODEL", "test-model")
+        .args(["eval", "--engine", "auto", "--jobs", "1"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.contains("routing: 1 of 2 cases certain locally"),
+        "{text}\n{}",
+        stderr(&out)
+    );
+    assert!(text.contains("about 920 tokens saved"), "{text}");
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+}
