@@ -37,6 +37,8 @@ pub struct Hit {
     pub inferred: bool,
     /// Where its path says it comes from (tests, vendored, generated code).
     pub origin: Origin,
+    /// An inherited method's declaring class; an indirect subclass's parent.
+    pub via: Option<String>,
 }
 
 impl Hit {
@@ -66,6 +68,7 @@ impl Hit {
             calls: if up { item.calls.clone() } else { Vec::new() },
             inferred: item.inferred,
             origin: item.origin,
+            via: item.via.clone(),
         }
     }
 }

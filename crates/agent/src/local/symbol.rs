@@ -322,9 +322,13 @@ impl LocalPolicy {
             let shown = name.clone().unwrap_or_else(|| sym.name.clone());
             let kind_txt = h.kind.clone().map(|k| format!("{k} ")).unwrap_or_default();
             let note = match relation {
-                Relation::Definition if op == "methods" && h.section.is_some() => {
-                    format!("Method {shown} at line {}", h.line)
-                }
+                Relation::Definition if op == "methods" && h.section.is_some() => match &h.via {
+                    Some(base) => format!(
+                        "Method {shown} at line {}, inherited by {target_name} from {base}",
+                        h.line
+                    ),
+                    None => format!("Method {shown} at line {}", h.line),
+                },
                 Relation::Definition => format!("Defines {kind_txt}{shown} at line {}", h.line),
                 Relation::Caller => {
                     if op == "usages" {

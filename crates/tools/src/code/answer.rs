@@ -287,7 +287,8 @@ pub struct Item {
     /// The call edge was guessed from the method name alone, not linked through a type.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inferred: bool,
-    /// Indirect subclasses: the class it inherits through.
+    /// Indirect subclasses: the class it inherits through; inherited methods: the class
+    /// that declares them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
