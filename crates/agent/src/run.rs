@@ -28,7 +28,7 @@ use crate::doom::{self, DoomDetector, DoomEvent, Verdict};
 use crate::event::{Event, EventSink};
 use crate::evidence::{self, Checked, Evidence};
 use crate::lists::{self, ListSeen};
-use crate::policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, TurnRequest};
+use crate::policy::{Engine, Message, Policy, PolicyError, ToolCall, ToolSpec, TurnRequest};
 use crate::result::{
     ExploreResult, Metadata, RESULT_VERSION, RelevantFile, StopReason, Usage, now_timestamp,
 };
@@ -198,7 +198,7 @@ struct Run<'a> {
     config: &'a RunConfig,
     sink: &'a dyn EventSink,
     model: Option<String>,
-    engine: &'static str,
+    engine: Engine,
     metered: bool,
     counter: TokenCounter,
     calibration: Calibration,
@@ -227,7 +227,7 @@ impl<'a> Run<'a> {
     fn new(
         registry: &'a Registry,
         model: Option<String>,
-        engine: &'static str,
+        engine: Engine,
         metered: bool,
         config: &'a RunConfig,
         sink: &'a dyn EventSink,
@@ -285,7 +285,7 @@ impl<'a> Run<'a> {
     async fn go<P: Policy>(&mut self, policy: &mut P) -> Result<ExploreResult, RunError> {
         self.sink.emit(&Event::Start {
             query: self.config.query.clone(),
-            engine: self.engine.to_string(),
+            engine: self.engine.as_str().to_string(),
             budget: self.config.budget,
         });
         self.messages.push(Message::System {
@@ -1109,7 +1109,7 @@ impl<'a> Run<'a> {
                 created_by: "explore".into(),
                 timestamp: now_timestamp(),
                 cache_key: self.config.angle.clone(),
-                engine: self.engine.to_string(),
+                engine: self.engine.as_str().to_string(),
                 model: self.model.clone(),
                 search_sources,
                 total_files_scanned: self.evidence.file_count() as u64,

@@ -651,3 +651,96 @@ async fn warm_store_answers_like_the_graph() {
         }
     }
 }
+
+/// `--engine auto` with a model: which answers are certain enough to stand without it.
+#[tokio::test]
+async fn routing_is_certain_only_for_exact_graph_answers() {
+    use explore_agent::local::routing::{Doubt, Routing};
+    let verdict = |name: &'static str, q: &'static str| async move {
+        let options = RegistryOptions {
+            index: IndexOptions {
+                no_cache: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let root = RepoRoot::new(fixture(name)).unwrap_or_else(|e| panic!("{e}"));
+        let registry = Registry::new(root, options);
+        let mut policy = LocalPolicy::new(registry.clone());
+        explore(&registry, &mut policy, &RunConfig::new(q), &NullSink)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        policy.routing()
+    };
+    for (name, q) in [
+        ("relay", "where is IssueStore defined"),
+        ("relay", "where is the Code type defined"),
+        ("relay", "what implements IssueStore"),
+        ("ledger", "what does LedgerService.post_transaction call"),
+    ] {
+        let r = verdict(name, q).await;
+        assert!(r.is_certain(), "{q}: {r:?}");
+    }
+    for (name, q, doubt) in [
+        ("relay", "where is Plan defined", Doubt::SeveralDefinitions),
+        (
+            "relay",
+            "how are webhooks handled",
+            Doubt::NotSymbolQuestion,
+        ),
+        ("relay", "who calls Plan", Doubt::Ambiguous),
+        ("relay", "how does HandleWebhook reach Plan", Doubt::Trace),
+        (
+            "ledger",
+            "where is FrobnicateQuux defined",
+            Doubt::NotInGraph,
+        ),
+    ] {
+        match verdict(name, q).await {
+            Routing::Uncertain { doubts } => assert!(doubts.contains(&doubt), "{q}: {doubts:?}"),
+            r => panic!("{q}: {r:?}"),
+        }
+    }
+}
+
+/// Issue 12's two misreadings of the code tool's text, now read from its typed answer:
+/// callers listed under "Through Repository.save …" are callers (they were definitions:
+/// the header said "method"), and a struct's "Implements:" list is what it implements
+/// (it was written up as implementations of it).
+#[tokio::test]
+async fn callers_through_an_interface_and_what_a_type_implements() {
+    let r = ask("ledger", "who calls SqlRepository.save").await;
+    assert_clean(&r);
+    let service = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "src/ledger/services/ledger_service.py")
+        .expect("callers through Repository.save are cited");
+    assert!(
+        service.rationale.contains("calls") && !service.rationale.contains("Defines"),
+        "{}",
+        service.rationale
+    );
+    assert!(cites(&r, "src/ledger/services/ledger_service.py", 63));
+
+    let r = ask("relay", "what interfaces does the memory Store implement").await;
+    assert_clean(&r);
+    let model = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "internal/model/issue.go")
+        .expect("the interface Store implements is cited");
+    assert_eq!(model.role, Role::TypeDefinition);
+    assert!(
+        model
+            .rationale
+            .starts_with("Store implements interface IssueStore"),
+        "{}",
+        model.rationale
+    );
+    assert!(
+        !model
+            .rationale
+            .contains("IssueStore (interface) implements")
+    );
+}

@@ -229,6 +229,21 @@ Examples:
   explore completions zsh > ~/.zfunc/_explore
   explore completions fish > ~/.config/fish/completions/explore.fish")]
     Completions(CompletionsArgs),
+
+    /// Serve the answer and the tools over MCP on stdio, for coding agents.
+    #[command(after_help = "\
+Tools: explore (a question -> the result document), code, read, tree, bash; all read-only.
+stdout carries only the protocol; logs go to stderr. The engine, model and budget are the
+main command's: flags before `mcp`, the environment, the configuration files.
+
+Examples:
+  explore mcp -C ~/src/relay
+  claude mcp add explore -- explore mcp -C ~/src/relay
+  explore --engine local --budget 20000 mcp -C .
+
+See docs/mcp.md for Codex, Cursor and opencode.")]
+    Mcp,
+
     /// Run eval suites (questions with known answers) and score the answers.
     #[command(after_help = "\
 Examples:
@@ -360,9 +375,10 @@ pub struct EvalArgs {
     #[arg(value_name = "SUITE|DIR")]
     pub target: PathBuf,
 
-    /// The engine for every case (default: each suite's `engine`, else local).
+    /// The engine for every case (default: each suite's `engine`, else local); `auto`
+    /// answers locally when the local answer is certain and asks the model otherwise.
     #[arg(long, value_enum)]
-    pub engine: Option<EvalEngine>,
+    pub engine: Option<Engine>,
 
     /// Answer LLM cases from recorded transcripts `DIR/<case-id>.jsonl` (no network, no key).
     #[arg(long, value_name = "DIR", conflicts_with = "record_dir")]
@@ -392,15 +408,6 @@ pub struct EvalArgs {
     /// Only the cases whose id contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
-}
-
-/// `explore eval --engine`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EvalEngine {
-    /// The deterministic local engine.
-    Local,
-    /// A model (or its transcripts with --replay-dir).
-    Llm,
 }
 
 /// `explore eval --format`.

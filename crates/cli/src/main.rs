@@ -10,6 +10,7 @@ mod commands;
 mod eval;
 mod guard;
 mod logging;
+mod mcp;
 mod output;
 mod progress;
 mod settings;

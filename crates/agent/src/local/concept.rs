@@ -237,7 +237,7 @@ impl LocalPolicy {
         idx: &LexIndex,
         result: &ToolResult,
     ) {
-        let Reply::Hits(hits) = evidence::read_code(result.detail.as_ref()) else {
+        let Reply::Hits(hits, _) = evidence::read_code(result.detail.as_ref()) else {
             return;
         };
         let corpus = idx.corpus();

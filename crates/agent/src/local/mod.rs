@@ -34,6 +34,7 @@ pub mod lexical;
 mod lines;
 pub mod query;
 pub mod rank;
+pub mod routing;
 pub mod scan;
 mod search;
 mod suggest;
@@ -48,7 +49,7 @@ use explore_tools::code::GraphStore;
 use explore_tools::{Finding, Registry, ToolDetail};
 use serde_json::{Value, json};
 
-use crate::policy::{Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
+use crate::policy::{Engine, Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
 use crate::result::{Location, Role};
 use classify::Relation;
 use evidence::{Hit, Reply};
@@ -101,6 +102,10 @@ pub struct LocalPolicy {
     text_note: Option<String>,
     /// A text search found the asked-for name in none of this many source files.
     unmentioned: Option<usize>,
+    /// What could make the answer wrong, noted as the engine works (see [`routing`]).
+    doubts: Vec<routing::Doubt>,
+    /// What a certain answer found, in words, for the routing reason.
+    certain_because: Option<String>,
     /// The words of a symbol name the question asked about and the graph did not know
     /// (`FrobnicateQuux` → frobnicate, quux): any of them missing everywhere means
     /// `not_found`.
@@ -213,6 +218,8 @@ impl LocalPolicy {
             list_total: 0,
             undefined: false,
             suggestions: Vec::new(),
+            doubts: Vec::new(),
+            certain_because: None,
         }
     }
 
@@ -227,6 +234,17 @@ impl LocalPolicy {
     pub fn with_shared_index(mut self, index: Arc<Mutex<Option<Arc<LexIndex>>>>) -> Self {
         self.index = index;
         self
+    }
+
+    /// Whether this run's answer is certain enough to stand without a model: the
+    /// doubts noted while answering, plus text search, a ranking fallback or nothing found.
+    pub fn routing(&self) -> routing::Routing {
+        let mut doubts = self.doubts.clone();
+        if self.text_note.is_some() || self.fallback.is_some() {
+            doubts.push(routing::Doubt::NotInGraph);
+        }
+        let what = self.certain_because.clone().unwrap_or_default();
+        routing::decide(&doubts, &what, self.found.len())
     }
 
     /// The index holder, to share with [`LocalPolicy::with_shared_index`].
@@ -380,8 +398,8 @@ fn question_of(messages: &[Message]) -> String {
 }
 
 impl Policy for LocalPolicy {
-    fn engine(&self) -> &'static str {
-        "local"
+    fn engine(&self) -> Engine {
+        Engine::Local
     }
 
     fn model(&self) -> Option<String> {

@@ -37,7 +37,7 @@ impl LocalPolicy {
 
     /// Reads a suggestion's `find` back: its definitions, real code first.
     pub(super) fn on_suggest(&mut self, answer: Reply) {
-        if let Reply::Hits(hits) = answer {
+        if let Reply::Hits(hits, _) = answer {
             let mut all = std::mem::take(&mut self.suggestions);
             all.extend(hits);
             self.suggestions = best(all);

@@ -204,6 +204,15 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
     if m.extra.get("cache").and_then(|v| v.as_str()) == Some("hit") {
         footer.push_str(" · from the cache");
     }
+    // `--engine auto` with a model answered this without it: say so, and why.
+    if let Some(reason) = m
+        .extra
+        .get("routing")
+        .filter(|r| r["verdict"] == "certain")
+        .and_then(|r| r["reason"].as_str())
+    {
+        let _ = write!(footer, " · no model needed: {}", clean(reason));
+    }
     let _ = writeln!(out);
     let _ = writeln!(out, "{outcome} · {}", paint(&footer, dim));
     out

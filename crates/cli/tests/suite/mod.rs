@@ -3,6 +3,7 @@
 mod cache;
 mod common;
 mod config;
+mod mcp;
 mod misc;
 mod newcomer;
 mod run;
