@@ -86,3 +86,40 @@ debian() {
   find "$dest/$dir" -type l -delete
   echo "fetched $dest/$dir"
 }
+
+# npm NAME VERSION SHA256 DIR [SUBDIR...]: the npm package tarball (`npm pack`, which
+# downloads without installing or running scripts) unpacked as $dest/DIR, keeping only
+# the SUBDIRs given (e.g. `src`, the TypeScript sources, without the compiled `dist/`).
+npm_pack() {
+  local name=$1 version=$2 sha256=$3 dir=$4
+  shift 4
+  local archive="${name#@}-$version.tgz"
+  archive=${archive//\//-}
+  if [ -d "$dest/$dir" ]; then
+    echo "$dest/$dir is already there"
+    return
+  fi
+  reuse "$archive"
+  if [ ! -f "$cache/$archive" ]; then
+    if ! command -v npm >/dev/null; then
+      echo "error: npm is needed to download $name@$version" >&2
+      exit 1
+    fi
+    (cd "$cache" && npm pack --silent "$name@$version" >/dev/null)
+  fi
+  echo "$sha256  $cache/$archive" | sha256sum --check --quiet
+  local tmp
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  tar -xzf "$cache/$archive" -C "$tmp"
+  mkdir -p "$tmp/keep"
+  if [ $# -eq 0 ]; then
+    mv "$tmp/package"/* "$tmp/keep/"
+  else
+    for sub in "$@"; do
+      mv "$tmp/package/$sub" "$tmp/keep/$sub"
+    done
+  fi
+  mv "$tmp/keep" "$dest/$dir"
+  rm -rf "$tmp"
+  echo "fetched $dest/$dir"
+}

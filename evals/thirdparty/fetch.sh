@@ -6,7 +6,9 @@
 #   - Python sdists from PyPI (`pip download --no-deps --no-binary :all:`): click 8.1.7,
 #     Flask 3.0.3, requests 2.32.3;
 #   - Go library source from Debian (`apt-get download`, unpacked with `dpkg -x`, no
-#     install): gorilla/mux 1.8.0, spf13/cobra 1.6.1.
+#     install): gorilla/mux 1.8.0, spf13/cobra 1.6.1;
+#   - TypeScript sources from npm (`npm pack`, no install, no scripts): rxjs 7.8.1's
+#     `src/` (the package also ships compiled `dist/`, left out).
 # Archives are kept in target/thirdparty/cache/ (a second run is offline); an archive
 # already downloaded by evals/bench/corpus.sh (target/bench-corpus/downloads/) is reused.
 #
@@ -28,6 +30,8 @@ debian golang-github-gorilla-mux-dev 1.8.0-1 \
 debian golang-github-spf13-cobra-dev 1.6.1-1 \
   4f5d20855133319beef3c5b49d3c21a0406f270bf94fb4b6f4d406b691283cb2 \
   github.com/spf13/cobra cobra-1.6.1
+npm_pack rxjs 7.8.1 \
+  c532167725ab7d085123209156c93cef22f2479cb9c8527060f1cd903aa9d149 rxjs-7.8.1 src
 
 # This repository's own code at a pinned commit (Rust, with the Go and Python fixtures
 # under evals/fixtures): a mixed repository whose main language the code graph does not

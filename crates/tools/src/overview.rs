@@ -150,21 +150,16 @@ impl Overview {
                 .map(|(l, n)| format!("{l} {}", group(*n as u64)))
                 .collect();
             out.push_str(&format!(" Languages: {}.", shown.join(", ")));
-            let graph = self
-                .languages
-                .iter()
-                .any(|(l, _)| matches!(*l, "Go" | "Python"));
-            let others = self
-                .languages
-                .iter()
-                .any(|(l, _)| !matches!(*l, "Go" | "Python"));
+            let in_graph = |l: &str| matches!(l, "Go" | "Python" | "TypeScript" | "JavaScript");
+            let graph = self.languages.iter().any(|(l, _)| in_graph(l));
+            let others = self.languages.iter().any(|(l, _)| !in_graph(l));
             match (graph, others) {
                 (true, false) => {}
                 (true, true) => out.push_str(
-                    " `code` covers the Go and Python files; search the others with bash rg.",
+                    " `code` covers the Go, Python, TypeScript and JavaScript files; search the others with bash rg.",
                 ),
                 (false, _) => out.push_str(
-                    " `code` covers only Go and Python, so it has nothing here: search with bash rg and read.",
+                    " `code` covers only Go, Python, TypeScript and JavaScript, so it has nothing here: search with bash rg and read.",
                 ),
             }
         }
@@ -229,9 +224,8 @@ mod tests {
         assert_eq!(o.top, ["cmd/", "internal/", "web/", "README.md", "go.mod"]);
         assert_eq!(
             o.render(),
-            "Repository: 6 files. Languages: Go 3, TypeScript 1. `code` covers the Go and \
-             Python files; search the others with bash rg.\nTop level: cmd/ internal/ web/ \
-             README.md go.mod"
+            "Repository: 6 files. Languages: Go 3, TypeScript 1.\nTop level: cmd/ internal/ \
+             web/ README.md go.mod"
         );
     }
 
@@ -241,8 +235,9 @@ mod tests {
         let text = survey_path(dir.path()).render();
         assert_eq!(
             text,
-            "Repository: 3 files. Languages: Rust 2. `code` covers only Go and Python, so it \
-             has nothing here: search with bash rg and read.\nTop level: src/ Cargo.toml"
+            "Repository: 3 files. Languages: Rust 2. `code` covers only Go, Python, TypeScript \
+             and JavaScript, so it has nothing here: search with bash rg and read.\nTop level: \
+             src/ Cargo.toml"
         );
     }
 

@@ -850,3 +850,155 @@ fn cache_facts_are_read_only_when_something_changed() {
     std::fs::write(repo.path("tools/util.py"), "def helper():\n    return 3\n").unwrap();
     assert_eq!(repo.tool().index().unwrap().parsed, 1);
 }
+
+// ---- ts-mini (TypeScript, TSX and JavaScript) ----
+
+fn ts_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ts-mini"))
+    })
+}
+
+#[test]
+fn ts_find_definitions_of_every_kind() {
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"find","symbol":"Drawable"})),
+        "Drawable (interface) at src/model.ts:8\n  export interface Drawable extends Shape\n  // Shapes that can be drawn."
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"find","symbol":"clamp"})),
+        "clamp (function) at src/util/math.ts:6\n  export const clamp = (x: number, lo: number, hi: number): number =>"
+    );
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"find","symbol":"Circle.area"})
+        ),
+        "Circle.area (method) at src/shapes/circle.ts:12\n  area(): number"
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"find","symbol":"Color"})),
+        "Color (type) at src/model.ts:14\n  export enum Color"
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"find","symbol":"PI"})),
+        "PI (const) at src/shapes/circle.ts:4\n  export const PI = 3.14159;"
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"find","symbol":"Logger"})),
+        "Logger (class) at src/logger.js:4\n  class Logger\n  // Writes tagged lines."
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"find","symbol":"View"})),
+        "View (function) at src/view.tsx:3\n  export function View(props: { canvas: Canvas })"
+    );
+    // The module path qualifies: `shapes/square.Square`, `circle.Circle`.
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"find","symbol":"shapes/square.Square"})
+        ),
+        "Square (class) at src/shapes/square.ts:17\n  export class Square extends Polygon"
+    );
+}
+
+#[test]
+fn ts_callers_through_imports_namespaces_and_re_exports() {
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callers","symbol":"square"})),
+        "square (function) at src/util/math.ts:2\n\nCallers:\n  Circle.area (method) at src/shapes/circle.ts:13\n  Square.area (method) at src/shapes/square.ts:29"
+    );
+    // `import { Circle } from "./shapes"` through `export { Circle } from "./circle"`,
+    // `Square` through `export * from "./square"`, `Polygon.draw` by inheritance.
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"callers","symbol":"Polygon.draw"})
+        ),
+        "Polygon.draw (method) at src/shapes/square.ts:12\n\nCallers:\n  buildScene (function) at src/app.ts:10\n  Canvas.render (method) at src/model.ts:29 [inferred]\nThrough Drawable.draw (method at src/model.ts:9), which may dispatch here:\n  Canvas.render (method) at src/model.ts:29 [inferred]"
+    );
+    // A JavaScript default export (`module.exports = Logger`) imported by TypeScript, and a
+    // destructured `require`.
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"callers","symbol":"Logger.info"})
+        ),
+        "Logger.info (method) at src/logger.js:9\n\nCallers:\n  main (function) at src/app.ts:17\n  Logger.warn (method) at src/logger.js:14"
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callers","symbol":"format"})),
+        "format (function) at src/format.js:1\n\nCallers:\n  Logger.info (method) at src/logger.js:10"
+    );
+    // CommonJS: `exports.pad = function …` is a definition; `this.info` resolves.
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callers","symbol":"pad"})),
+        "pad (function) at src/format.js:7\n\nCallers:\n  Logger.warn (method) at src/logger.js:14"
+    );
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"callees","symbol":"Logger.warn"})
+        ),
+        "Logger.warn (method) at src/logger.js:13\n\nCallees:\n  pad (function) at src/format.js:7, called at line 14\n  Logger.info (method) at src/logger.js:9, called at line 14"
+    );
+}
+
+#[test]
+fn ts_callees_with_receivers() {
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callees","symbol":"main"})),
+        "main (function) at src/app.ts:14\n\nCallees:\n  buildScene (function) at src/app.ts:6, called at line 15\n  Logger (class) at src/logger.js:4, called at line 16\n  Logger.info (method) at src/logger.js:9, called at line 17\n  Canvas (class) at src/model.ts:19, called at line 15\n  Canvas.render (method) at src/model.ts:26, called at line 18\n  clamp (function) at src/util/math.ts:6, called at line 18"
+    );
+    // `this.radius`, a parameter property; `canvas.add(this)` on a typed parameter.
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"callees","symbol":"Circle.draw"})
+        ),
+        "Circle.draw (method) at src/shapes/circle.ts:16\n\nCallees:\n  Canvas.add (method) at src/model.ts:22, called at line 17"
+    );
+}
+
+#[test]
+fn ts_implementations_extends_and_implements() {
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"implementations","symbol":"Shape"})
+        ),
+        "Shape (interface) at src/model.ts:2\n\nImplementations:\n  Drawable (interface) at src/model.ts:8\n  Circle (class) at src/shapes/circle.ts:7 (via Drawable)\n  Polygon (class) at src/shapes/square.ts:4 (via Drawable)\n  Square (class) at src/shapes/square.ts:17 (via Polygon)"
+    );
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"implementations","symbol":"Polygon"})
+        ),
+        "Polygon (class) at src/shapes/square.ts:4\n\nSubclasses:\n  Square (class) at src/shapes/square.ts:17"
+    );
+}
+
+#[test]
+fn ts_methods_usages_and_trace() {
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"methods","symbol":"Canvas"})),
+        "Canvas (class) at src/model.ts:19\n\nMethods:\n  Canvas.add (method) at src/model.ts:22\n  Canvas.render (method) at src/model.ts:26"
+    );
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"usages","symbol":"Canvas"})),
+        "Canvas (class) at src/model.ts:19\n\nUsed by (parameters or results):\n  buildScene (function) at src/app.ts:6\n  Drawable.draw (method) at src/model.ts:9\n  Circle.draw (method) at src/shapes/circle.ts:16\n  Polygon.draw (method) at src/shapes/square.ts:12\n  View (function) at src/view.tsx:3"
+    );
+    // `item.area()` in `Canvas.render`: a loop variable, so every `area` (inferred).
+    assert_eq!(
+        text(
+            ts_mini(),
+            json!({"operation":"trace","symbol":"main","to":"square"})
+        ),
+        "Call path from main to square (3 calls):
+  main (function) at src/app.ts:14
+  -> Canvas.render (method) at src/model.ts:26, called at src/app.ts:18
+  -> Circle.area (method) at src/shapes/circle.ts:12, called at src/model.ts:30 [inferred]
+  -> square (function) at src/util/math.ts:2, called at src/shapes/circle.ts:13"
+    );
+}

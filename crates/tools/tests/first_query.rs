@@ -265,3 +265,48 @@ fn a_cached_repository_is_not_answered_partially() {
         "E.Save (method) at save.go:3\n\nCallers:\n  H.Serve (method) at h.go:6"
     );
 }
+
+/// A repository with Go and TypeScript: a question whose name a TypeScript file mentions
+/// takes the full index (the first-query rules are Go's and Python's); a Go question is
+/// answered from the Go files, the TypeScript ones entering as empty modules, exactly as
+/// the full index answers it.
+#[test]
+fn other_languages_fall_back_to_the_full_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w("go.mod", "module example.com/mix\n");
+    w(
+        "store/store.go",
+        "package store\n\ntype Store struct{}\n\nfunc (s *Store) Save() {}\n\nfunc Run(s *Store) {\n\ts.Save()\n}\n",
+    );
+    w(
+        "web/save.ts",
+        "export class Form {\n  save(): void {}\n}\n\nexport function submit(f: Form) {\n  f.save();\n}\n",
+    );
+    let tool = tool_for(dir.path());
+    let graph = tool.graph().unwrap();
+    for q in [
+        json!({"operation":"find","symbol":"Form"}),
+        json!({"operation":"callers","symbol":"Form.save"}),
+        // `Save` and `save` are one literal ignoring case: the TypeScript file mentions it.
+        json!({"operation":"callers","symbol":"Store.Save"}),
+    ] {
+        assert!(
+            partial_answer(dir.path(), &args(q.clone())).is_none(),
+            "{q}"
+        );
+    }
+    for q in [
+        json!({"operation":"find","symbol":"Run"}),
+        json!({"operation":"callees","symbol":"Run"}),
+        json!({"operation":"usages","symbol":"Store"}),
+    ] {
+        let a = args(q.clone());
+        let partial = partial_text(partial_answer(dir.path(), &a).expect("answerable"));
+        assert_eq!(partial, text(run(&*graph, &a)), "{q}");
+    }
+}

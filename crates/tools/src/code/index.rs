@@ -33,7 +33,7 @@ use crate::secrets;
 /// Files larger than this are skipped: generated tables, minified bundles, data.
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// Bumped whenever the cache layout or the extraction changes meaning.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries, the path
@@ -43,8 +43,9 @@ pub(super) fn fingerprint() -> [u8; 16] {
     let mut h = blake3::Hasher::new();
     h.update(&FORMAT_VERSION.to_le_bytes());
     h.update(crate::paths::index_tables().as_bytes());
-    h.update(extract::GO_QUERY.as_bytes());
-    h.update(extract::PYTHON_QUERY.as_bytes());
+    for q in extract::QUERIES {
+        h.update(q.as_bytes());
+    }
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     let mut out = [0u8; 16];
     out.copy_from_slice(&h.finalize().as_bytes()[..16]);

@@ -20,7 +20,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::extract::{CallTarget, FileFacts, Path, RawSymbol, Recv, go_import_name};
+use super::extract::{
+    CallTarget, DEFAULT_EXPORT, FileFacts, Path, RawSymbol, Recv, SELF_MODULE, STAR, go_import_name,
+};
 use super::model::{Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId};
 
 /// A receiver of unknown type links to every method of that name only when there are
@@ -71,8 +73,14 @@ struct FileScope {
     prefix: String,
     /// Python: the package relative imports start from.
     package: String,
-    /// Local name → Go package path or Python absolute dotted target.
+    /// Local name → Go package path or Python absolute dotted target (TypeScript and
+    /// JavaScript: the specifier as written).
     imports: HashMap<String, String>,
+    /// TypeScript and JavaScript: local name → the module it comes from (`None` outside
+    /// the repository) and the exported name (`None` for the whole module).
+    js: HashMap<String, (Option<usize>, Option<String>)>,
+    /// TypeScript and JavaScript: the modules re-exported whole (`export * from`).
+    stars: Vec<usize>,
 }
 
 struct Linker<'a> {
@@ -88,7 +96,8 @@ struct Linker<'a> {
     module_file: HashMap<usize, usize>,
     methods: HashMap<SymbolId, HashMap<String, SymbolId>>,
     bases: HashMap<SymbolId, Vec<SymbolId>>,
-    methods_by_name: HashMap<String, Vec<SymbolId>>,
+    /// Methods by language family and name, for calls on values of unknown type.
+    methods_by_name: HashMap<(Language, String), Vec<SymbolId>>,
 }
 
 /// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
@@ -119,6 +128,8 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 prefix: go_package_path(input.path, &input.facts.package, &go_mods),
                 package: String::new(),
                 imports: HashMap::new(),
+                js: HashMap::new(),
+                stars: Vec::new(),
             },
             Language::Python => {
                 let (module, package) = python_module(input.path, &init_dirs);
@@ -126,8 +137,17 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                     prefix: module,
                     package,
                     imports: HashMap::new(),
+                    js: HashMap::new(),
+                    stars: Vec::new(),
                 }
             }
+            Language::TypeScript | Language::Tsx | Language::JavaScript => FileScope {
+                prefix: js_module(input.path).to_string(),
+                package: parent_dir(input.path).to_string(),
+                imports: HashMap::new(),
+                js: HashMap::new(),
+                stars: Vec::new(),
+            },
         });
     }
 
@@ -154,7 +174,9 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         if mi == next {
             l.module_names.push(prefix.clone());
         }
-        if input.language == Language::Python {
+        if input.language.family() == Language::TypeScript {
+            l.module_file.entry(mi).or_insert(fi);
+        } else if input.language == Language::Python {
             l.module_file.insert(mi, fi);
             // Parent packages exist as modules even without their own symbols.
             let mut p = prefix.as_str();
@@ -174,8 +196,23 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
     // Import maps.
     for (fi, input) in inputs.iter().enumerate() {
         let mut imports = HashMap::new();
+        let mut js = HashMap::new();
+        let mut stars = Vec::new();
         for imp in &input.facts.imports {
             match input.language {
+                Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                    let module = if imp.module == SELF_MODULE {
+                        l.modules.get(&l.scopes[fi].prefix).copied()
+                    } else {
+                        js_resolve_specifier(&l.scopes[fi].package, &imp.module, &l.modules)
+                    };
+                    if imp.local == STAR {
+                        stars.extend(module);
+                        continue;
+                    }
+                    imports.insert(imp.local.clone(), imp.module.clone());
+                    js.insert(imp.local.clone(), (module, imp.name.clone()));
+                }
                 Language::Go => {
                     let local = if imp.local.is_empty() {
                         go_pkg_names
@@ -213,6 +250,8 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
             }
         }
         l.scopes[fi].imports = imports;
+        l.scopes[fi].js = js;
+        l.scopes[fi].stars = stars;
     }
 
     // Symbols.
@@ -274,7 +313,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
             });
         }
         l.methods_by_name
-            .entry(raw.name.clone())
+            .entry((l.lang(fi).family(), raw.name.clone()))
             .or_default()
             .push(id);
     }
@@ -298,7 +337,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         }
     }
     // Implements.
-    l.python_implements(&mut edges);
+    l.nominal_implements(&mut edges);
     l.go_implements(&mut edges);
     // Uses and calls.
     let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
@@ -347,6 +386,49 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
 
 fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// Extensions a TypeScript or JavaScript module specifier may name or leave out.
+const JS_EXTENSIONS: [&str; 10] = [
+    ".d.ts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json",
+];
+
+/// A TypeScript or JavaScript file's module: its path without the extension
+/// (`src/shapes/circle.ts` → `src/shapes/circle`).
+fn js_module(path: &str) -> &str {
+    JS_EXTENSIONS
+        .iter()
+        .find_map(|e| path.strip_suffix(e))
+        .unwrap_or(path)
+}
+
+/// The repository module an import specifier names, from the importing file's directory:
+/// `./circle`, `../shapes/index.js` (a `.js` specifier names the `.ts` file compiled to
+/// it), a directory's `index`, or a path from the repository root (`src/shapes`, as
+/// `baseUrl` allows). Packages (`react`, `node:fs`) are outside.
+fn js_resolve_specifier(dir: &str, spec: &str, modules: &HashMap<String, usize>) -> Option<usize> {
+    let joined = if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".."
+    {
+        let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+        for seg in spec.split('/') {
+            match seg {
+                "." | "" => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                s => parts.push(s),
+            }
+        }
+        parts.join("/")
+    } else {
+        spec.trim_start_matches('/').to_string()
+    };
+    let base = js_module(&joined);
+    modules
+        .get(base)
+        .or_else(|| modules.get(&format!("{base}/index")))
+        .or_else(|| modules.get(&format!("{joined}/index")))
+        .copied()
 }
 
 /// The import path of a Go file's package: vendored code by its path under `vendor/`,
@@ -465,6 +547,42 @@ impl Linker<'_> {
         }
     }
 
+    /// A TypeScript or JavaScript import: the module itself, or one of its exports.
+    fn js_import(&self, module: Option<usize>, name: Option<&str>, depth: u32) -> Option<Ent> {
+        let Some(m) = module else {
+            return Some(Ent::External);
+        };
+        match name {
+            None => Some(Ent::Module(m)),
+            Some(n) => self.js_member(m, n, depth),
+        }
+    }
+
+    /// An export of a TypeScript or JavaScript module: its own definition, a name it
+    /// imports or re-exports (`export { X } from`, its default export), or an
+    /// `export * from` module's.
+    fn js_member(&self, m: usize, name: &str, depth: u32) -> Option<Ent> {
+        if depth > 8 {
+            return None;
+        }
+        let full = format!("{}.{name}", self.module_names[m]);
+        if let Some(&s) = self.by_qname.get(&full) {
+            return Some(Ent::Sym(s));
+        }
+        let fi = *self.module_file.get(&m)?;
+        let scope = &self.scopes[fi];
+        if let Some((module, n)) = scope.js.get(name)
+            && (name != DEFAULT_EXPORT || *module != Some(m) || n.as_deref() != Some(name))
+        {
+            return self.js_import(*module, n.as_deref(), depth + 1);
+        }
+        scope
+            .stars
+            .iter()
+            .filter(|&&s| s != m)
+            .find_map(|&s| self.js_member(s, name, depth + 1))
+    }
+
     /// A method (or nested class) of a type, looked up through its bases.
     fn member_of_sym(&self, s: SymbolId, name: &str) -> Option<SymbolId> {
         if !self.symbols[s as usize].kind.is_type() {
@@ -516,6 +634,16 @@ impl Linker<'_> {
                     return None;
                 }
             }
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                let q = format!("{}.{head}", scope.prefix);
+                if let Some(&s) = self.by_qname.get(&q) {
+                    Ent::Sym(s)
+                } else if let Some((module, name)) = scope.js.get(head) {
+                    self.js_import(*module, name.as_deref(), 0)?
+                } else {
+                    return None;
+                }
+            }
         };
         for seg in &path[1..] {
             cur = match cur {
@@ -526,6 +654,9 @@ impl Linker<'_> {
                         Ent::Sym(*self.by_qname.get(&q)?)
                     }
                     Language::Python => self.module_member(m, seg, 0)?,
+                    Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                        self.js_member(m, seg, 0)?
+                    }
                 },
                 Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
             };
@@ -647,7 +778,7 @@ impl Linker<'_> {
             // A Go struct's fields are all declared: a missing one is promoted from a type
             // outside the repository.
             Language::Go => Val::External,
-            Language::Python => Val::Unknown,
+            _ => Val::Unknown,
         }
     }
 
@@ -667,7 +798,7 @@ impl Linker<'_> {
                         (Vec::new(), false)
                     } else {
                         // A call on a package-level value: its type is not tracked.
-                        self.by_name(p.last().map_or("", String::as_str))
+                        self.by_name(fi, p.last().map_or("", String::as_str))
                     }
                 }
                 Some(_) => (Vec::new(), false),
@@ -678,7 +809,7 @@ impl Linker<'_> {
                     if head_known {
                         (Vec::new(), false)
                     } else {
-                        self.by_name(p.last().map_or("", String::as_str))
+                        self.by_name(fi, p.last().map_or("", String::as_str))
                     }
                 }
                 None => (Vec::new(), false),
@@ -696,23 +827,27 @@ impl Linker<'_> {
                         (found.into_iter().collect(), false)
                     }
                     Val::External => (Vec::new(), false),
-                    Val::Unknown => self.by_name(name),
+                    Val::Unknown => self.by_name(fi, name),
                 }
             }
         }
     }
 
-    fn by_name(&self, name: &str) -> (Vec<SymbolId>, bool) {
-        match self.methods_by_name.get(name) {
+    /// Every method named `name` in the language family of file `fi`, marked inferred.
+    fn by_name(&self, fi: usize, name: &str) -> (Vec<SymbolId>, bool) {
+        let key = (self.lang(fi).family(), name.to_string());
+        match self.methods_by_name.get(&key) {
             Some(c) if c.len() <= MAX_NAME_MATCHES => (c.clone(), true),
             _ => (Vec::new(), false),
         }
     }
 
-    fn python_implements(&self, edges: &mut Vec<Edge>) {
+    /// Nominal inheritance (every language but Go): a type → each base it names (Python
+    /// base classes; TypeScript and JavaScript `extends` and `implements`).
+    fn nominal_implements(&self, edges: &mut Vec<Edge>) {
         for (&c, bs) in &self.bases {
             let sym = &self.symbols[c as usize];
-            if self.lang(sym.file as usize) != Language::Python {
+            if self.lang(sym.file as usize) == Language::Go {
                 continue;
             }
             for &b in bs {

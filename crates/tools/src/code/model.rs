@@ -104,17 +104,25 @@ pub enum Language {
     Go,
     /// `.py` files.
     Python,
+    /// `.ts`, `.mts`, `.cts` files.
+    TypeScript,
+    /// `.tsx` files: TypeScript with JSX (another grammar).
+    Tsx,
+    /// `.js`, `.jsx`, `.mjs`, `.cjs` files.
+    JavaScript,
 }
 
 impl Language {
     /// The language of a file name, from its extension.
     pub fn of_path(path: &str) -> Option<Language> {
-        if path.ends_with(".go") {
-            Some(Language::Go)
-        } else if path.ends_with(".py") {
-            Some(Language::Python)
-        } else {
-            None
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        match ext {
+            "go" => Some(Language::Go),
+            "py" => Some(Language::Python),
+            "ts" | "mts" | "cts" => Some(Language::TypeScript),
+            "tsx" => Some(Language::Tsx),
+            "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
+            _ => None,
         }
     }
 
@@ -123,6 +131,32 @@ impl Language {
         match self {
             Language::Go => "go",
             Language::Python => "python",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::JavaScript => "javascript",
+        }
+    }
+
+    /// Every language, in the order `explore index` lists them.
+    pub const ALL: [Language; 5] = [
+        Language::Go,
+        Language::Python,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::JavaScript,
+    ];
+
+    /// Parses the name [`Language::as_str`] gives.
+    pub fn parse(s: &str) -> Option<Language> {
+        Language::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+
+    /// Languages whose code calls and imports each other's definitions: TypeScript, TSX
+    /// and JavaScript are one family; every other language is its own.
+    pub fn family(self) -> Language {
+        match self {
+            Language::JavaScript | Language::Tsx => Language::TypeScript,
+            other => other,
         }
     }
 }

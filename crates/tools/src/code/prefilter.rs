@@ -196,6 +196,12 @@ fn read_entry(root: &Path, entry: &ignore::DirEntry) -> Option<Result<Source, St
     Some(Ok(Source { rel, language, src }))
 }
 
+/// Whether the first-query rules (definition lines, the closure) know the language: Go
+/// and Python. A question about a name in another language's files takes the full index.
+fn prefiltered(language: Language) -> bool {
+    matches!(language, Language::Go | Language::Python)
+}
+
 /// Indexes of the files whose content matches `ac`.
 fn matching(sources: &[Source], ac: &AhoCorasick, skip: &[bool]) -> Vec<usize> {
     sources
@@ -356,6 +362,13 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
     if hits.len() * 2 > sources.len() && sources.len() > 200 {
         return None;
     }
+    // The definition and closure rules below are Go's and Python's: a question whose name
+    // appears in a file of another language takes the full index. A file that does not
+    // mention it cannot change the answer (names resolve within a language family, and
+    // its module name comes from its path), so it enters the link step as an empty module.
+    if hits.iter().any(|&i| !prefiltered(sources[i].language)) {
+        return None;
+    }
     let mentioned = hits.len();
     let scanned = started.elapsed().as_secs_f64();
     // `find` and `methods` only need the files where the name is defined: the lines that
@@ -370,6 +383,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                     match s.language {
                         Language::Go => go.is_match(&s.src),
                         Language::Python => python.is_match(&s.src),
+                        _ => false,
                     }
                 })
                 .collect()
@@ -444,7 +458,7 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
             let new: Vec<usize> = sources
                 .par_iter()
                 .enumerate()
-                .filter(|(i, s)| !chosen[*i] && re.is_match(&s.src))
+                .filter(|(i, s)| !chosen[*i] && prefiltered(s.language) && re.is_match(&s.src))
                 .map(|(i, _)| i)
                 .collect();
             added += new.len();
@@ -666,6 +680,7 @@ impl RepoModules {
                         python_tops.insert(part.strip_suffix(".py").unwrap_or(part).to_string());
                     }
                 }
+                _ => {}
             }
         }
         RepoModules {
@@ -701,6 +716,7 @@ impl RepoModules {
                         .python_tops
                         .contains(imp.module.split('.').next().unwrap_or(""))
             }
+            _ => false,
         })
     }
 }

@@ -476,8 +476,9 @@ pub fn implementations(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
             if seen.insert(e.from)
                 && let Some(r) = related(store, e.from, via.clone())
             {
-                // Go interfaces are satisfied directly; only class hierarchies go deeper.
-                if r.symbol.kind == Kind::Class {
+                // Go interfaces are satisfied directly; class hierarchies and interfaces
+                // that extend interfaces (TypeScript) go deeper.
+                if matches!(r.symbol.kind, Kind::Class | Kind::Interface) {
                     queue.push_back((e.from, None));
                 }
                 out.push(r);

@@ -237,10 +237,10 @@ pub struct FileDoc {
 impl FileDoc {
     /// The file's info.
     pub fn to_info(&self) -> Result<FileInfo, DocError> {
-        let language = match self.language.as_str() {
-            "go" => Language::Go,
-            "python" => Language::Python,
-            other => {
+        let language = match Language::parse(&self.language) {
+            Some(l) => l,
+            None => {
+                let other = self.language.as_str();
                 return Err(DocError::Unknown {
                     key: self.key.clone(),
                     field: "language",

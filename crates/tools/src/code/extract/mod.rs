@@ -18,6 +18,8 @@
 mod go;
 pub use go::default_import_name as go_import_name;
 mod python;
+mod ts;
+pub(crate) use ts::{DEFAULT_EXPORT, SELF_MODULE, STAR};
 
 #[cfg(test)]
 use std::sync::OnceLock;
@@ -33,6 +35,13 @@ use super::model::{Kind, Language};
 pub const GO_QUERY: &str = include_str!("../../../queries/go.scm");
 /// Source of the Python query, compiled once per process.
 pub const PYTHON_QUERY: &str = include_str!("../../../queries/python.scm");
+/// Source of the TypeScript (and TSX) query.
+pub const TYPESCRIPT_QUERY: &str = include_str!("../../../queries/typescript.scm");
+/// Source of the JavaScript query.
+pub const JAVASCRIPT_QUERY: &str = include_str!("../../../queries/javascript.scm");
+
+/// Every query file, in the order the cache fingerprint hashes them.
+pub const QUERIES: [&str; 4] = [GO_QUERY, PYTHON_QUERY, TYPESCRIPT_QUERY, JAVASCRIPT_QUERY];
 
 /// A type or value reference as written: `["model", "IssueStore"]`, `["Repository"]`.
 pub type Path = Vec<String>;
@@ -111,6 +120,26 @@ impl RawSymbol {
             results: Vec::new(),
             uses: Vec::new(),
             calls: Vec::new(),
+        }
+    }
+}
+
+/// Records the fields that assignments in methods found (`self.x = …`, `this.x = …`,
+/// TypeScript parameter properties): on the type `types` names, unless its declaration
+/// already says more.
+pub(crate) fn apply_fields(
+    symbols: &mut [RawSymbol],
+    types: &std::collections::HashMap<String, usize>,
+    pending: Vec<(String, String, Recv)>,
+) {
+    for (owner, field, recv) in pending {
+        if let Some(&i) = types.get(&owner) {
+            let fields = &mut symbols[i].fields;
+            match fields.iter_mut().find(|(n, _)| *n == field) {
+                Some((_, old)) if matches!(old, Recv::Unknown | Recv::Opaque) => *old = recv,
+                Some(_) => {}
+                None => fields.push((field, recv)),
+            }
         }
     }
 }
@@ -248,40 +277,54 @@ pub(crate) fn python_language() -> tree_sitter::Language {
     tree_sitter_python::LANGUAGE.into()
 }
 
+/// The grammar of a language.
+pub(crate) fn grammar(language: Language) -> tree_sitter::Language {
+    match language {
+        Language::Go => go_language(),
+        Language::Python => python_language(),
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+    }
+}
+
 /// The compiled query for a language (compiled once, shared by every thread).
 #[cfg(test)]
 pub(crate) fn query(language: Language) -> Result<&'static Compiled, ExtractError> {
     static GO: OnceLock<Result<Compiled, String>> = OnceLock::new();
     static PY: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    static TS: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    static TSX: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    static JS: OnceLock<Result<Compiled, String>> = OnceLock::new();
     let q = match language {
         Language::Go => GO.get_or_init(|| compile(&go_language(), GO_QUERY, 0)),
         Language::Python => {
             PY.get_or_init(|| compile(&python_language(), PYTHON_QUERY, PYTHON_MAX_START_DEPTH))
         }
+        Language::TypeScript => TS.get_or_init(|| compile(&grammar(language), TYPESCRIPT_QUERY, 0)),
+        Language::Tsx => TSX.get_or_init(|| compile(&grammar(language), TYPESCRIPT_QUERY, 0)),
+        Language::JavaScript => JS.get_or_init(|| compile(&grammar(language), JAVASCRIPT_QUERY, 0)),
     };
     q.as_ref().map_err(|e| ExtractError::Query(e.clone()))
 }
 
 thread_local! {
-    static PARSERS: std::cell::RefCell<(Option<Parser>, Option<Parser>)> =
-        const { std::cell::RefCell::new((None, None)) };
+    static PARSERS: std::cell::RefCell<[Option<Parser>; Language::ALL.len()]> =
+        const { std::cell::RefCell::new([const { None }; Language::ALL.len()]) };
 }
 
 /// Parses `src` without extracting anything: the floor the benchmark compares with.
 pub fn parse_only(language: Language, src: &[u8]) -> Result<Tree, ExtractError> {
     PARSERS.with(|cell| {
         let mut slots = cell.borrow_mut();
-        let slot = match language {
-            Language::Go => &mut slots.0,
-            Language::Python => &mut slots.1,
-        };
+        let i = Language::ALL
+            .iter()
+            .position(|l| *l == language)
+            .unwrap_or(0);
+        let slot = &mut slots[i];
         if slot.is_none() {
             let mut p = Parser::new();
-            let lang = match language {
-                Language::Go => go_language(),
-                Language::Python => python_language(),
-            };
-            p.set_language(&lang)
+            p.set_language(&grammar(language))
                 .map_err(|_| ExtractError::ParseFailed)?;
             *slot = Some(p);
         }
@@ -299,6 +342,7 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     let mut facts = match language {
         Language::Go => go::extract(&tree, text),
         Language::Python => python::extract(&tree, text),
+        Language::TypeScript | Language::Tsx | Language::JavaScript => ts::extract(&tree, text),
     };
     facts.lines = count_lines(src);
     facts.had_errors = tree.root_node().has_error();
@@ -345,6 +389,42 @@ pub(crate) fn run_query<'t>(q: &Compiled, tree: &'t Tree, src: &str) -> Vec<Hit<
         }
     }
     hits
+}
+
+/// The first line of the comment right above `node` (ending on the line before it, or
+/// on its line), `/** … */` and `//` markers removed: a JSDoc summary, a Rust `///` line.
+pub(crate) fn doc_comment_above(node: Node<'_>, src: &str) -> Option<String> {
+    let mut prev = node.prev_sibling()?;
+    if !prev.kind().contains("comment") || prev.end_position().row + 1 < node.start_position().row {
+        return None;
+    }
+    // The first comment of an unbroken run of line comments.
+    while let Some(p) = prev.prev_sibling() {
+        if p.kind().contains("comment")
+            && p.end_position().row + 1 == prev.start_position().row
+            && text(p, src).starts_with("//")
+            && text(prev, src).starts_with("//")
+        {
+            prev = p;
+        } else {
+            break;
+        }
+    }
+    let line = text(prev, src)
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("/**")
+                .trim_start_matches("/*")
+                .trim_start_matches("///")
+                .trim_start_matches("//!")
+                .trim_start_matches("//")
+                .trim_end_matches("*/")
+                .trim_start_matches('*')
+                .trim()
+        })
+        .find(|l| !l.is_empty())?;
+    Some(shorten(line, 160))
 }
 
 /// The text of a node: a slice of the source, which [`extract`] checked is UTF-8 once for
@@ -433,7 +513,7 @@ mod tests {
 
     #[test]
     fn queries_compile_with_the_expected_captures() {
-        for lang in [Language::Go, Language::Python] {
+        for lang in Language::ALL {
             let q = query(lang).unwrap();
             assert!(q.call.is_some(), "{lang:?} has @reference.call");
             assert!(q.def_kinds.contains(&Some(Kind::Function)));
@@ -633,6 +713,52 @@ mod tests {
         let imports: Vec<_> = facts.imports.iter().map(|i| i.module.as_str()).collect();
         assert_eq!(imports, ["a", "b"]);
         assert_eq!(facts.symbols[3].container, ["C", "D"]);
+    }
+
+    /// The TypeScript, TSX and JavaScript walk against the query files on the `ts-mini`
+    /// fixture (every pattern is rooted at `program`: no local definitions to drop).
+    #[test]
+    fn the_ts_walk_finds_the_definitions_the_queries_describe() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ts-mini");
+        let mut files = Vec::new();
+        for ext in ["ts", "tsx", "js"] {
+            sources(&dir, ext, &mut files);
+        }
+        let mut checked = 0;
+        for f in &files {
+            let language = Language::of_path(&f.to_string_lossy()).unwrap();
+            let src = std::fs::read_to_string(f).unwrap();
+            let want = query_definitions(language, &src);
+            let got = sorted(walked_definitions(language, &src));
+            assert_eq!(got, want, "{}", f.display());
+            checked += want.len();
+        }
+        assert!(checked >= 30, "{checked}");
+        // The walk's kinds: arrow functions are functions, enums and aliases types,
+        // interface members methods, `let` a var.
+        let src = "export const f = () => 1;\nlet n = 2;\nenum E { A }\ntype T = string;\n\
+                   interface I { m(): void; cb: (x: number) => void; p: string }\n\
+                   function g(a: string): void;\nfunction g(a: any) {}\n";
+        let facts = extract(Language::TypeScript, src.as_bytes()).unwrap();
+        let kinds: Vec<_> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.name.as_str(), s.kind, s.line))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("f", Kind::Function, 1),
+                ("n", Kind::Var, 2),
+                ("E", Kind::Type, 3),
+                ("T", Kind::Type, 4),
+                ("I", Kind::Interface, 5),
+                ("m", Kind::Method, 5),
+                ("cb", Kind::Method, 5),
+                ("g", Kind::Function, 7),
+            ]
+        );
+        assert_eq!(facts.symbols[5].container, ["I"]);
     }
 
     #[test]

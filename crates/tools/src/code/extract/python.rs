@@ -136,16 +136,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         pending_attrs,
         ..
     } = x;
-    for (class, attr, recv) in pending_attrs {
-        if let Some(&i) = classes.get(&class) {
-            let fields = &mut facts.symbols[i].fields;
-            match fields.iter_mut().find(|(n, _)| *n == attr) {
-                Some((_, old)) if matches!(old, Recv::Unknown | Recv::Opaque) => *old = recv,
-                Some(_) => {}
-                None => fields.push((attr, recv)),
-            }
-        }
-    }
+    super::apply_fields(&mut facts.symbols, &classes, pending_attrs);
     facts
 }
 
