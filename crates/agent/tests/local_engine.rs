@@ -17,6 +17,11 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Runs one question with the local engine over a fixture, its index kept in memory.
 async fn ask(fixture_name: &str, question: &str) -> ExploreResult {
+    ask_with_policy(fixture_name, question).await.0
+}
+
+/// [`ask`], with the engine that answered (for what it concluded, such as its routing).
+async fn ask_with_policy(fixture_name: &str, question: &str) -> (ExploreResult, LocalPolicy) {
     let options = RegistryOptions {
         index: IndexOptions {
             no_cache: true,
@@ -27,9 +32,10 @@ async fn ask(fixture_name: &str, question: &str) -> ExploreResult {
     let root = RepoRoot::new(fixture(fixture_name)).unwrap_or_else(|e| panic!("{e}"));
     let registry = Registry::new(root, options);
     let mut policy = LocalPolicy::new(registry.clone());
-    explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+    let result = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
         .await
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (result, policy)
 }
 
 /// `(path, lines cited)` for each file, in the answer's order.
@@ -657,20 +663,7 @@ async fn warm_store_answers_like_the_graph() {
 async fn routing_is_certain_only_for_exact_graph_answers() {
     use explore_agent::local::routing::{Doubt, Routing};
     let verdict = |name: &'static str, q: &'static str| async move {
-        let options = RegistryOptions {
-            index: IndexOptions {
-                no_cache: true,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        let root = RepoRoot::new(fixture(name)).unwrap_or_else(|e| panic!("{e}"));
-        let registry = Registry::new(root, options);
-        let mut policy = LocalPolicy::new(registry.clone());
-        explore(&registry, &mut policy, &RunConfig::new(q), &NullSink)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-        policy.routing()
+        ask_with_policy(name, q).await.1.routing()
     };
     for (name, q) in [
         ("relay", "where is IssueStore defined"),
