@@ -163,9 +163,10 @@ async fn javascript_definitions_and_callers() {
         "app.js",
         "import { createRouter } from './lib/router.js';\n\nconst router = createRouter([]);\n",
     );
+    // JavaScript is in the code graph now: the definition comes from it, not from text.
     let r = ask(dir.path(), "where is the Router class defined").await;
     assert_eq!(files(&r), [("lib/router.js".to_string(), vec![7])]);
-    assert!(r.answer.contains("JavaScript"), "{}", r.answer);
+    assert_eq!(r.relevant_files[0].discovery_source, "code", "{}", r.answer);
     let r = ask(dir.path(), "who calls createRouter").await;
     assert_eq!(
         files(&r),

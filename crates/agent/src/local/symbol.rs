@@ -82,6 +82,16 @@ impl LocalPolicy {
                 {
                     return calls;
                 }
+                // No linked caller: calls at module level, through function values or
+                // registries are not edges of the graph; the text may show them.
+                if op == "callers"
+                    && !narrowed
+                    && hits.iter().all(|h| h.section.is_none())
+                    && let Some(calls) = self.text_search(op, sym, false)
+                {
+                    self.doubts.push(Doubt::NotInGraph);
+                    return calls;
+                }
                 self.doubts.extend(doubts);
                 if narrowed {
                     self.doubts.push(Doubt::Ambiguous);
