@@ -503,7 +503,7 @@ impl<'a> Run<'a> {
                     );
                     continue;
                 }
-                match self.run_call(turn, call).await {
+                match self.run_call(turn, call, gained).await {
                     Ok(g) => gained |= g,
                     Err(ev) => {
                         self.doom_notice(&ev);
@@ -664,7 +664,15 @@ impl<'a> Run<'a> {
     }
 
     /// Runs one registry tool call; `Ok(gained)`, or the doom event that ends the run.
-    async fn run_call(&mut self, turn: u32, call: &ToolCall) -> Result<bool, DoomEvent> {
+    /// `sibling_gained`: an earlier call of the same turn added evidence. A call that adds
+    /// nothing beside it is part of a fan-out (the same callers reached through four
+    /// interface methods), not a loop, and is not counted as one.
+    async fn run_call(
+        &mut self,
+        turn: u32,
+        call: &ToolCall,
+        sibling_gained: bool,
+    ) -> Result<bool, DoomEvent> {
         *self
             .metrics
             .tool_calls
@@ -750,7 +758,7 @@ impl<'a> Run<'a> {
                 let text = self.cap_output(text);
                 self.emit_result(turn, call, true, &text);
                 self.push_tool(turn, call, &sig, text, Facts { findings, detail }, false);
-                self.doom.ran(turn, &sig, gained, rerun)?;
+                self.doom.ran(turn, &sig, gained || sibling_gained, rerun)?;
                 Ok(gained)
             }
             Err(e) => {

@@ -737,3 +737,13 @@ async fn callers_through_an_interface_and_what_a_type_implements() {
             .contains("IssueStore (interface) implements")
     );
 }
+
+/// A fan-out in one turn (four `Upsert` methods narrowed from an ambiguous name, whose
+/// callers overlap) is not a doom loop: calls that add nothing beside a sibling that did
+/// are not counted as repeats.
+#[tokio::test]
+async fn a_fan_out_whose_answers_overlap_is_not_a_doom_loop() {
+    let r = ask("relay", "who calls Upsert").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered, "{}", r.answer);
+    assert!(!r.relevant_files.is_empty());
+}
