@@ -9,6 +9,7 @@ pub mod budget;
 pub mod doom;
 pub mod event;
 pub mod evidence;
+pub mod lists;
 pub mod llm;
 pub mod local;
 pub mod policy;
@@ -18,7 +19,9 @@ pub mod specs;
 
 pub use event::{Event, EventSink};
 pub use llm::{LlmConfig, LlmPolicy};
-pub use policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, Turn, TurnRequest, TurnUsage};
+pub use policy::{
+    Engine, Message, Policy, PolicyError, ToolCall, ToolSpec, Turn, TurnRequest, TurnUsage,
+};
 pub use result::{
     Dependency, ExploreResult, ExternalRef, Location, Metadata, Pattern, RelevantFile, Role,
     StopReason, Usage,

@@ -123,16 +123,57 @@ pub enum PolicyError {
     Config(String),
 }
 
+/// Who answers: a model, or the local engine. One enum for the loop, the CLI's settings,
+/// eval suites and `_metadata.engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The deterministic local engine: no model, no network.
+    Local,
+    /// A model behind an OpenAI-compatible endpoint (or its recorded transcripts).
+    Llm,
+}
+
+impl Engine {
+    /// Every engine.
+    pub const ALL: [Engine; 2] = [Engine::Local, Engine::Llm];
+
+    /// `local` or `llm`, as written on the command line, in suites and in `_metadata`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::Local => "local",
+            Engine::Llm => "llm",
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.as_str() == s)
+            .ok_or_else(|| format!("unknown engine `{s}`: expected `local` or `llm`"))
+    }
+}
+
 /// Decides the next assistant turn.
 pub trait Policy: Send {
-    /// `llm` or `local`.
-    fn engine(&self) -> &'static str;
+    /// Which engine this is.
+    fn engine(&self) -> Engine;
     /// The model's name, for `llm`.
     fn model(&self) -> Option<String>;
     /// True when turns cost tokens, so the loop must estimate and cap them before asking.
     /// The local engine spends none: its turns are never refused for budget.
     fn metered(&self) -> bool {
-        self.engine() != "local"
+        self.engine() != Engine::Local
     }
     /// The next turn, given the conversation so far.
     fn next_turn(

@@ -27,7 +27,8 @@ use crate::budget::{Calibration, TokenCounter};
 use crate::doom::{self, DoomDetector, DoomEvent, Verdict};
 use crate::event::{Event, EventSink};
 use crate::evidence::{self, Checked, Evidence};
-use crate::policy::{Message, Policy, PolicyError, ToolCall, ToolSpec, TurnRequest};
+use crate::lists::{self, ListSeen};
+use crate::policy::{Engine, Message, Policy, PolicyError, ToolCall, ToolSpec, TurnRequest};
 use crate::result::{
     ExploreResult, Metadata, RESULT_VERSION, RelevantFile, StopReason, Usage, now_timestamp,
 };
@@ -182,6 +183,8 @@ struct Metrics {
     elided_outputs: u32,
     repair_rounds: u32,
     estimated_prompt_tokens: u64,
+    /// Every list a `code` call returned, to count how much of each the result cites.
+    lists: Vec<ListSeen>,
 }
 
 /// What ends a run.
@@ -195,7 +198,7 @@ struct Run<'a> {
     config: &'a RunConfig,
     sink: &'a dyn EventSink,
     model: Option<String>,
-    engine: &'static str,
+    engine: Engine,
     metered: bool,
     counter: TokenCounter,
     calibration: Calibration,
@@ -224,7 +227,7 @@ impl<'a> Run<'a> {
     fn new(
         registry: &'a Registry,
         model: Option<String>,
-        engine: &'static str,
+        engine: Engine,
         metered: bool,
         config: &'a RunConfig,
         sink: &'a dyn EventSink,
@@ -282,7 +285,7 @@ impl<'a> Run<'a> {
     async fn go<P: Policy>(&mut self, policy: &mut P) -> Result<ExploreResult, RunError> {
         self.sink.emit(&Event::Start {
             query: self.config.query.clone(),
-            engine: self.engine.to_string(),
+            engine: self.engine.as_str().to_string(),
             budget: self.config.budget,
         });
         self.messages.push(Message::System {
@@ -500,7 +503,7 @@ impl<'a> Run<'a> {
                     );
                     continue;
                 }
-                match self.run_call(turn, call).await {
+                match self.run_call(turn, call, gained).await {
                     Ok(g) => gained |= g,
                     Err(ev) => {
                         self.doom_notice(&ev);
@@ -661,7 +664,15 @@ impl<'a> Run<'a> {
     }
 
     /// Runs one registry tool call; `Ok(gained)`, or the doom event that ends the run.
-    async fn run_call(&mut self, turn: u32, call: &ToolCall) -> Result<bool, DoomEvent> {
+    /// `sibling_gained`: an earlier call of the same turn added evidence. A call that adds
+    /// nothing beside it is part of a fan-out (the same callers reached through four
+    /// interface methods), not a loop, and is not counted as one.
+    async fn run_call(
+        &mut self,
+        turn: u32,
+        call: &ToolCall,
+        sibling_gained: bool,
+    ) -> Result<bool, DoomEvent> {
         *self
             .metrics
             .tool_calls
@@ -747,7 +758,7 @@ impl<'a> Run<'a> {
                 let text = self.cap_output(text);
                 self.emit_result(turn, call, true, &text);
                 self.push_tool(turn, call, &sig, text, Facts { findings, detail }, false);
-                self.doom.ran(turn, &sig, gained, rerun)?;
+                self.doom.ran(turn, &sig, gained || sibling_gained, rerun)?;
                 Ok(gained)
             }
             Err(e) => {
@@ -842,6 +853,7 @@ impl<'a> Run<'a> {
             }
             return;
         };
+        self.metrics.lists.extend(ListSeen::of(answer));
         let op = answer.operation();
         if matches!(answer, CodeAnswer::Ambiguous(_)) {
             self.metrics.ambiguous_resolves += 1;
@@ -1092,6 +1104,7 @@ impl<'a> Run<'a> {
             }),
         );
         extra.insert("notices".into(), json!(self.notices));
+        extra.insert("lists".into(), json!(lists::reports(&m.lists, &files)));
         let result = ExploreResult {
             version: RESULT_VERSION,
             query: self.config.query.clone(),
@@ -1104,7 +1117,7 @@ impl<'a> Run<'a> {
                 created_by: "explore".into(),
                 timestamp: now_timestamp(),
                 cache_key: self.config.angle.clone(),
-                engine: self.engine.to_string(),
+                engine: self.engine.as_str().to_string(),
                 model: self.model.clone(),
                 search_sources,
                 total_files_scanned: self.evidence.file_count() as u64,

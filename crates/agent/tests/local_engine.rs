@@ -17,6 +17,11 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Runs one question with the local engine over a fixture, its index kept in memory.
 async fn ask(fixture_name: &str, question: &str) -> ExploreResult {
+    ask_with_policy(fixture_name, question).await.0
+}
+
+/// [`ask`], with the engine that answered (for what it concluded, such as its routing).
+async fn ask_with_policy(fixture_name: &str, question: &str) -> (ExploreResult, LocalPolicy) {
     let options = RegistryOptions {
         index: IndexOptions {
             no_cache: true,
@@ -27,9 +32,10 @@ async fn ask(fixture_name: &str, question: &str) -> ExploreResult {
     let root = RepoRoot::new(fixture(fixture_name)).unwrap_or_else(|e| panic!("{e}"));
     let registry = Registry::new(root, options);
     let mut policy = LocalPolicy::new(registry.clone());
-    explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+    let result = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
         .await
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (result, policy)
 }
 
 /// `(path, lines cited)` for each file, in the answer's order.
@@ -342,8 +348,37 @@ async fn relay_unknown_symbol_is_not_found() {
     assert!(!r.metadata.partial);
     assert_eq!(
         r.answer,
-        "No symbol `FrobnicateQuux` was found: the code graph does not know it and no source file mentions it (text search over 59 files); no relevant files."
+        "No symbol `FrobnicateQuux` is defined in the repository (no source file mentions it; text search over 59 files); no relevant files."
     );
+}
+
+/// A definition question whose name nothing defines ends `not_found` (issue 19), with
+/// names close to it as suggestions in the answer, each at the place `code` returned,
+/// never as relevant files: a typo, a name that only part of others contain (not "3
+/// definitions"), and a name other files mention (a standard-library type) but nothing
+/// defines (not the files that share its words).
+#[tokio::test]
+async fn relay_undefined_names_are_not_found_with_suggestions() {
+    let cases = [
+        (
+            "where is IsueStore defined",
+            "No symbol `IsueStore` is defined in the repository (no source file mentions it; text search over 59 files). Did you mean `IssueStore` (interface) at internal/model/issue.go:155 or `issueStore` (struct) at internal/store/issue.go:23?",
+        ),
+        (
+            "where is IssueStor defined",
+            "No symbol `IssueStor` is defined in the repository. Did you mean `IssueStore` (interface) at internal/model/issue.go:155, `issueStore` (struct) at internal/store/issue.go:23 or `NewIssueStore` (function) at internal/store/issue.go:30?",
+        ),
+        (
+            "where is ServeMux defined",
+            "No symbol `ServeMux` is defined in the repository; no relevant files.",
+        ),
+    ];
+    for (question, answer) in cases {
+        let r = ask("relay", question).await;
+        assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{question}");
+        assert!(r.relevant_files.is_empty(), "{question}");
+        assert_eq!(r.answer, answer);
+    }
 }
 
 #[tokio::test]
@@ -621,4 +656,94 @@ async fn warm_store_answers_like_the_graph() {
             assert_eq!(warm.metadata.stop_reason, cold.metadata.stop_reason, "{q}");
         }
     }
+}
+
+/// `--engine auto` with a model: which answers are certain enough to stand without it.
+#[tokio::test]
+async fn routing_is_certain_only_for_exact_graph_answers() {
+    use explore_agent::local::routing::{Doubt, Routing};
+    let verdict = |name: &'static str, q: &'static str| async move {
+        ask_with_policy(name, q).await.1.routing()
+    };
+    for (name, q) in [
+        ("relay", "where is IssueStore defined"),
+        ("relay", "where is the Code type defined"),
+        ("relay", "what implements IssueStore"),
+        ("ledger", "what does LedgerService.post_transaction call"),
+    ] {
+        let r = verdict(name, q).await;
+        assert!(r.is_certain(), "{q}: {r:?}");
+    }
+    for (name, q, doubt) in [
+        ("relay", "where is Plan defined", Doubt::SeveralDefinitions),
+        (
+            "relay",
+            "how are webhooks handled",
+            Doubt::NotSymbolQuestion,
+        ),
+        ("relay", "who calls Plan", Doubt::Ambiguous),
+        ("relay", "how does HandleWebhook reach Plan", Doubt::Trace),
+        (
+            "ledger",
+            "where is FrobnicateQuux defined",
+            Doubt::NotInGraph,
+        ),
+    ] {
+        match verdict(name, q).await {
+            Routing::Uncertain { doubts } => assert!(doubts.contains(&doubt), "{q}: {doubts:?}"),
+            r => panic!("{q}: {r:?}"),
+        }
+    }
+}
+
+/// Issue 12's two misreadings of the code tool's text, now read from its typed answer:
+/// callers listed under "Through Repository.save …" are callers (they were definitions:
+/// the header said "method"), and a struct's "Implements:" list is what it implements
+/// (it was written up as implementations of it).
+#[tokio::test]
+async fn callers_through_an_interface_and_what_a_type_implements() {
+    let r = ask("ledger", "who calls SqlRepository.save").await;
+    assert_clean(&r);
+    let service = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "src/ledger/services/ledger_service.py")
+        .expect("callers through Repository.save are cited");
+    assert!(
+        service.rationale.contains("calls") && !service.rationale.contains("Defines"),
+        "{}",
+        service.rationale
+    );
+    assert!(cites(&r, "src/ledger/services/ledger_service.py", 63));
+
+    let r = ask("relay", "what interfaces does the memory Store implement").await;
+    assert_clean(&r);
+    let model = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "internal/model/issue.go")
+        .expect("the interface Store implements is cited");
+    assert_eq!(model.role, Role::TypeDefinition);
+    assert!(
+        model
+            .rationale
+            .starts_with("Store implements interface IssueStore"),
+        "{}",
+        model.rationale
+    );
+    assert!(
+        !model
+            .rationale
+            .contains("IssueStore (interface) implements")
+    );
+}
+
+/// A fan-out in one turn (four `Upsert` methods narrowed from an ambiguous name, whose
+/// callers overlap) is not a doom loop: calls that add nothing beside a sibling that did
+/// are not counted as repeats.
+#[tokio::test]
+async fn a_fan_out_whose_answers_overlap_is_not_a_doom_loop() {
+    let r = ask("relay", "who calls Upsert").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered, "{}", r.answer);
+    assert!(!r.relevant_files.is_empty());
 }

@@ -1,7 +1,6 @@
 //! The local engine's text search through the real loop, on small repositories in
-//! languages the code graph does not parse (Rust), on JavaScript (which it parses: the
-//! graph answers, text search covers the module-level call it has no caller for) and on a
-//! mixed one (Rust beside a Go fixture): definitions, callers, usages of a constant, implementations, the
+//! languages the code graph does not parse (Rust, JavaScript) and on a mixed one (Rust
+//! beside a Go fixture): definitions, callers, usages of a constant, implementations, the
 //! concept ranking, and the honest wording of answers found this way.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -145,7 +144,7 @@ async fn unknown_name_is_not_found_in_any_language() {
     assert!(r.relevant_files.is_empty(), "{:?}", files(&r));
     assert!(
         r.answer
-            .contains("no source file mentions it (text search over 3 files)"),
+            .contains("no source file mentions it; text search over 3 files"),
         "{}",
         r.answer
     );
@@ -164,10 +163,10 @@ async fn javascript_definitions_and_callers() {
         "app.js",
         "import { createRouter } from './lib/router.js';\n\nconst router = createRouter([]);\n",
     );
+    // JavaScript is in the code graph now: the definition comes from it, not from text.
     let r = ask(dir.path(), "where is the Router class defined").await;
     assert_eq!(files(&r), [("lib/router.js".to_string(), vec![7])]);
-    // The code graph parses JavaScript: the answer is not labelled a text search.
-    assert!(!r.answer.contains("text search"), "{}", r.answer);
+    assert_eq!(r.relevant_files[0].discovery_source, "code", "{}", r.answer);
     let r = ask(dir.path(), "who calls createRouter").await;
     assert_eq!(
         files(&r),

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -33,9 +33,16 @@ Exit status: 0 answered, 1 nothing relevant found, 2 error, 3 stopped early (par
     version,
     about,
     after_help = AFTER_HELP,
-    subcommand_negates_reqs = true
+    subcommand_negates_reqs = true,
+    disable_help_flag = true
 )]
 pub struct Cli {
+    /// Print help (`explore help` shows every option, with details).
+    // `--help` is the short help: the long one is pages of ArangoDB and cache options a
+    // first question does not need.
+    #[arg(short = 'h', long = "help", action = clap::ArgAction::HelpShort, global = true)]
+    pub help: Option<bool>,
+
     /// Options that apply to every command.
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -111,39 +118,50 @@ pub struct AskArgs {
     pub budget: Option<u64>,
 
     /// Most turns before the run stops with a partial result.
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Advanced options", long, value_name = "N")]
     pub max_turns: Option<u32>,
 
-    /// The focus angle of spec 004 (`general`, `architecture`, `security`, …) [default: general].
-    #[arg(long, value_name = "ANGLE")]
+    /// The focus angle (`general`, `architecture`, `security`, …): answers are cached per
+    /// angle [default: general].
+    #[arg(help_heading = "Advanced options", long, value_name = "ANGLE")]
     pub angle: Option<String>,
 
     /// Keywords that steer the search, comma-separated.
-    #[arg(long, value_name = "WORDS", value_delimiter = ',')]
+    #[arg(
+        help_heading = "Advanced options",
+        long,
+        value_name = "WORDS",
+        value_delimiter = ','
+    )]
     pub keywords: Vec<String>,
 
     /// A session directory: turns on the exploration cache in DIR/explorations.
-    #[arg(long, value_name = "DIR")]
+    #[arg(help_heading = "Advanced options", long, value_name = "DIR")]
     pub session: Option<PathBuf>,
 
     /// With --session: explore again even when the cache has an answer, and replace it.
-    #[arg(long)]
+    #[arg(help_heading = "Advanced options", long)]
     pub force_refresh: bool,
 
     /// Write every model call to FILE (JSON Lines).
-    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    #[arg(
+        help_heading = "Advanced options",
+        long,
+        value_name = "FILE",
+        conflicts_with = "replay"
+    )]
     pub record: Option<PathBuf>,
 
     /// Answer model calls from a transcript written by --record, without a network.
-    #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Advanced options", long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
 
     /// Print the effective configuration (same as `explore config`) and exit.
-    #[arg(long)]
+    #[arg(help_heading = "Advanced options", long)]
     pub print_config: bool,
 
     /// Which graph the `code` tool queries.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Shared code graph (ArangoDB)")]
     pub store: StoreArgs,
 }
 
@@ -162,6 +180,18 @@ pub struct GlobalArgs {
     /// No progress and no logs on stderr.
     #[arg(short, long, global = true)]
     pub quiet: bool,
+
+    /// Explore a directory outside any repository even when it is `/`, your home or
+    /// holds more than 50000 files (refused otherwise, as it would read all of them).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Advanced options",
+        env = "EXPLORE_ANY_DIR",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub any_dir: bool,
 }
 
 /// The commands besides the main one.
@@ -199,6 +229,21 @@ Examples:
   explore completions zsh > ~/.zfunc/_explore
   explore completions fish > ~/.config/fish/completions/explore.fish")]
     Completions(CompletionsArgs),
+
+    /// Serve the answer and the tools over MCP on stdio, for coding agents.
+    #[command(after_help = "\
+Tools: explore (a question -> the result document), code, read, tree, bash; all read-only.
+stdout carries only the protocol; logs go to stderr. The engine, model and budget are the
+main command's: flags before `mcp`, the environment, the configuration files.
+
+Examples:
+  explore mcp -C ~/src/relay
+  claude mcp add explore -- explore mcp -C ~/src/relay
+  explore --engine local --budget 20000 mcp -C .
+
+See docs/mcp.md for Codex, Cursor and opencode.")]
+    Mcp,
+
     /// Run eval suites (questions with known answers) and score the answers.
     #[command(after_help = "\
 Examples:
@@ -259,11 +304,21 @@ pub enum StoreKind {
 #[derive(Args, Clone, Default)]
 pub struct ArangoArgs {
     /// ArangoDB URL [default: http://localhost:8529].
-    #[arg(long, env = "EXPLORE_ARANGO_URL", value_name = "URL")]
+    #[arg(
+        long,
+        hide_short_help = true,
+        env = "EXPLORE_ARANGO_URL",
+        value_name = "URL"
+    )]
     pub arango_url: Option<String>,
 
     /// ArangoDB user [default: root].
-    #[arg(long, env = "EXPLORE_ARANGO_USER", value_name = "USER")]
+    #[arg(
+        long,
+        hide_short_help = true,
+        env = "EXPLORE_ARANGO_USER",
+        value_name = "USER"
+    )]
     pub arango_user: Option<String>,
 
     /// ArangoDB password (prefer the environment variable; never printed).
@@ -271,21 +326,27 @@ pub struct ArangoArgs {
         long,
         env = "EXPLORE_ARANGO_PASSWORD",
         value_name = "PASSWORD",
-        hide_env_values = true
+        hide_env_values = true,
+        hide_short_help = true
     )]
     pub arango_password: Option<String>,
 
     /// ArangoDB database [default: explore].
-    #[arg(long, env = "EXPLORE_ARANGO_DB", value_name = "DB")]
+    #[arg(
+        long,
+        hide_short_help = true,
+        env = "EXPLORE_ARANGO_DB",
+        value_name = "DB"
+    )]
     pub arango_db: Option<String>,
 
     /// The id the repository's graph is stored under [default: the repository's directory
     /// name].
-    #[arg(long, value_name = "ID")]
+    #[arg(long, hide_short_help = true, value_name = "ID")]
     pub arango_repo: Option<String>,
 
     /// Create the ArangoDB database if it does not exist.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub create_db: bool,
 }
 
@@ -314,9 +375,10 @@ pub struct EvalArgs {
     #[arg(value_name = "SUITE|DIR")]
     pub target: PathBuf,
 
-    /// The engine for every case (default: each suite's `engine`, else local).
+    /// The engine for every case (default: each suite's `engine`, else local); `auto`
+    /// answers locally when the local answer is certain and asks the model otherwise.
     #[arg(long, value_enum)]
-    pub engine: Option<EvalEngine>,
+    pub engine: Option<Engine>,
 
     /// Answer LLM cases from recorded transcripts `DIR/<case-id>.jsonl` (no network, no key).
     #[arg(long, value_name = "DIR", conflicts_with = "record_dir")]
@@ -346,15 +408,6 @@ pub struct EvalArgs {
     /// Only the cases whose id contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
-}
-
-/// `explore eval --engine`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EvalEngine {
-    /// The deterministic local engine.
-    Local,
-    /// A model (or its transcripts with --replay-dir).
-    Llm,
 }
 
 /// `explore eval --format`.
@@ -407,4 +460,64 @@ pub struct ToolArgs {
     /// Which graph the `code` tool queries.
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+/// A hint for a command line clap refused whose first word is a command's name followed
+/// by more words (`explore config loading`, `explore help me find the planner`): most
+/// likely a question, which needs quotes or `--` to be read as one.
+pub fn question_hint(argv: &[std::ffi::OsString]) -> Option<String> {
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    // The first word that is neither an option nor an option's value (`-C DIR`).
+    let cli = Cli::command();
+    let takes_value = |w: &str| {
+        cli.get_arguments().any(|a| {
+            a.get_action().takes_values()
+                && (a.get_long().is_some_and(|l| w == format!("--{l}"))
+                    || a.get_short().is_some_and(|c| w == format!("-{c}")))
+        })
+    };
+    let mut first = None;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if !w.starts_with('-') {
+            first = Some(i);
+            break;
+        }
+        i += if takes_value(w) { 2 } else { 1 };
+    }
+    let first = first?;
+    let command = words[first];
+    let rest = &words[first + 1..];
+    let is_command = command == "help" || cli.get_subcommands().any(|c| c.get_name() == command);
+    if !is_command || rest.is_empty() {
+        return None;
+    }
+    let question = words[first..].join(" ");
+    Some(format!(
+        "hint: `{command}` is a command. To ask a question that starts with it, quote the \
+         question or put `--` before it:\n  explore \"{question}\"\n  explore -- {question}"
+    ))
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+
+    fn hint(line: &str) -> Option<String> {
+        let argv: Vec<std::ffi::OsString> = line.split(' ').map(Into::into).collect();
+        question_hint(&argv)
+    }
+
+    #[test]
+    fn a_question_starting_with_a_command_gets_a_hint() {
+        assert_eq!(
+            hint("explore config loading").unwrap(),
+            "hint: `config` is a command. To ask a question that starts with it, quote the question or put `--` before it:\n  explore \"config loading\"\n  explore -- config loading"
+        );
+        assert!(hint("explore -q help me find the planner").is_some());
+        assert!(hint("explore -C relay --format human index the planner").is_some());
+        assert_eq!(hint("explore config"), None);
+        assert_eq!(hint("explore where is Plan"), None);
+    }
 }

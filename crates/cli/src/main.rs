@@ -8,7 +8,9 @@ mod cache;
 mod cli;
 mod commands;
 mod eval;
+mod guard;
 mod logging;
+mod mcp;
 mod output;
 mod progress;
 mod settings;
@@ -19,7 +21,19 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let args = match cli::Cli::try_parse_from(&argv) {
+        Ok(args) => args,
+        Err(err) => {
+            let _ = err.print();
+            if err.use_stderr()
+                && let Some(hint) = cli::question_hint(&argv)
+            {
+                anstream::eprintln!("\n{hint}");
+            }
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
+    };
     logging::init(args.global.verbose, args.global.quiet);
     match commands::run(args) {
         Ok(code) => ExitCode::from(code),

@@ -8,7 +8,12 @@ use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
 use explore_agent::{Event, EventSink};
+use explore_tools::code::progress::{self as index_progress, Phase, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The progress line on screen, if any, for [`suspended`].
@@ -42,17 +47,23 @@ impl EventSink for Tee<'_> {
 
 #[derive(Debug, Default)]
 struct State {
+    /// The local engine: no model, so no turns, tokens or "thinking" to show.
+    local: bool,
     turn: u32,
     tokens: u64,
     budget: u64,
     doing: String,
+    /// The index build under way, shown first: the first question on a large repository
+    /// waits on it for seconds.
+    indexing: Option<Snapshot>,
 }
 
 /// The progress line.
 #[derive(Debug)]
 pub struct Progress {
     bar: ProgressBar,
-    state: Mutex<State>,
+    state: Arc<Mutex<State>>,
+    _watch: Option<IndexWatch>,
 }
 
 impl Progress {
@@ -68,25 +79,46 @@ impl Progress {
         bar.enable_steady_tick(Duration::from_millis(100));
         bar.set_message("starting");
         set_active(Some(bar.clone()));
+        let state = Arc::new(Mutex::new(State::default()));
+        let watch = {
+            let (bar, state) = (bar.clone(), state.clone());
+            IndexWatch::start(move |snap| {
+                if bar.is_finished() {
+                    return;
+                }
+                if let Ok(mut s) = state.lock()
+                    && s.indexing != snap
+                {
+                    s.indexing = snap;
+                    bar.set_message(Self::render(&s));
+                }
+            })
+        };
         Some(Progress {
             bar,
-            state: Mutex::new(State::default()),
+            state,
+            _watch: Some(watch),
         })
     }
 
     fn render(state: &State) -> String {
         let mut parts = Vec::new();
-        if state.turn > 0 {
+        if let Some(snap) = &state.indexing {
+            parts.push(indexing(snap));
+        }
+        if state.turn > 0 && !state.local {
             parts.push(format!("turn {}", state.turn));
         }
-        if state.budget > 0 {
+        if state.budget > 0 && !state.local {
             parts.push(format!(
                 "{} of {} tokens",
                 compact(state.tokens),
                 compact(state.budget)
             ));
         }
-        if !state.doing.is_empty() {
+        // "local engine starting" says nothing while the index is being built.
+        let idle_start = state.doing.ends_with("engine starting") && state.indexing.is_some();
+        if !state.doing.is_empty() && !idle_start {
             parts.push(state.doing.clone());
         }
         parts.join(" · ")
@@ -113,11 +145,14 @@ impl EventSink for Progress {
         match event {
             Event::Start { budget, engine, .. } => {
                 state.budget = *budget;
+                state.local = engine == "local";
                 state.doing = format!("{engine} engine starting");
             }
             Event::Turn { turn } => {
                 state.turn = *turn;
-                state.doing = "thinking".into();
+                if !state.local {
+                    state.doing = "thinking".into();
+                }
             }
             Event::ToolCall { tool, args, turn } => {
                 state.turn = *turn;
@@ -140,6 +175,68 @@ impl EventSink for Progress {
         }
         self.bar.set_message(Self::render(&state));
     }
+}
+
+/// How often the index build's counts are read.
+const WATCH_EVERY: Duration = Duration::from_millis(150);
+/// A build shown only once it has run this long: refreshing a warm index takes a moment
+/// and is not worth a flicker.
+const WATCH_AFTER: Duration = Duration::from_millis(400);
+
+/// Reports the index build's progress to a callback (`None` when no build has run for
+/// [`WATCH_AFTER`]) from a thread, until dropped.
+#[derive(Debug)]
+pub struct IndexWatch {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl IndexWatch {
+    /// Starts watching.
+    pub fn start(report: impl Fn(Option<Snapshot>) + Send + 'static) -> IndexWatch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let mut since: Option<std::time::Instant> = None;
+            while !flag.load(Ordering::Relaxed) {
+                let snap = index_progress::snapshot();
+                let shown = if snap.phase == Phase::Idle {
+                    since = None;
+                    None
+                } else {
+                    let start = *since.get_or_insert_with(std::time::Instant::now);
+                    (start.elapsed() >= WATCH_AFTER).then_some(snap)
+                };
+                report(shown);
+                std::thread::sleep(WATCH_EVERY);
+            }
+        });
+        IndexWatch {
+            stop,
+            handle: Some(handle),
+        }
+    }
+}
+
+impl Drop for IndexWatch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// `indexing, first run only: parsing 1234 of 5000 files`.
+pub fn indexing(snap: &Snapshot) -> String {
+    let what = match snap.phase {
+        Phase::Parsing => format!("parsing {} of {} files", snap.done, snap.total),
+        Phase::Linking | Phase::Saving => {
+            format!("{} ({} files)", snap.phase.as_str(), snap.total)
+        }
+        phase => phase.as_str().to_string(),
+    };
+    format!("indexing, first run only: {what}")
 }
 
 /// `code callers Plan`, `read internal/x.go:40`, `bash rg -n retry`, … at most ~60 chars.
@@ -231,15 +328,56 @@ mod tests {
 
     #[test]
     fn state_renders_turn_tokens_and_activity() {
-        let state = State {
+        let mut state = State {
+            local: false,
             turn: 3,
             tokens: 1234,
             budget: 60_000,
             doing: "code callers Plan".into(),
+            indexing: None,
         };
         assert_eq!(
             Progress::render(&state),
             "turn 3 · 1.2k of 60k tokens · code callers Plan"
+        );
+        state.indexing = Some(Snapshot {
+            phase: Phase::Parsing,
+            done: 1234,
+            total: 5000,
+        });
+        assert_eq!(
+            Progress::render(&state),
+            "indexing, first run only: parsing 1234 of 5000 files · turn 3 · 1.2k of 60k tokens · code callers Plan"
+        );
+    }
+
+    #[test]
+    fn the_local_engine_shows_only_what_it_does() {
+        let p = |events: &[Event]| {
+            let progress = Progress {
+                bar: ProgressBar::hidden(),
+                state: Arc::new(Mutex::new(State::default())),
+                _watch: None,
+            };
+            for e in events {
+                progress.emit(e);
+            }
+            Progress::render(&progress.state.lock().unwrap())
+        };
+        let start = Event::Start {
+            query: "who calls Plan".into(),
+            engine: "local".into(),
+            budget: 60_000,
+        };
+        let call = Event::ToolCall {
+            tool: "code".into(),
+            args: json!({"operation": "callers", "symbol": "Plan"}),
+            turn: 1,
+        };
+        assert_eq!(p(std::slice::from_ref(&start)), "local engine starting");
+        assert_eq!(
+            p(&[start.clone(), call, Event::Turn { turn: 2 }]),
+            "code callers Plan"
         );
     }
 }

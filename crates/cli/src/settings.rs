@@ -74,24 +74,8 @@ impl<T> Sourced<T> {
     }
 }
 
-/// The engine after `auto` is resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResolvedEngine {
-    /// A model behind an endpoint.
-    Llm,
-    /// The local engine.
-    Local,
-}
-
-impl ResolvedEngine {
-    /// `llm` or `local`, as in `_metadata.engine`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ResolvedEngine::Llm => "llm",
-            ResolvedEngine::Local => "local",
-        }
-    }
-}
+/// The engine after `auto` is resolved: the agent's own enum.
+pub use explore_agent::Engine as ResolvedEngine;
 
 /// The effective configuration of one run.
 #[derive(Debug, Clone)]

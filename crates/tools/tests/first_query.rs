@@ -112,7 +112,16 @@ fn compare(name: &str) -> (usize, usize, usize, usize) {
     for q in &qs {
         let a = args(q.clone());
         let full = text(run(&*graph, &a));
-        let partial = partial_text(partial_answer(root.path(), &a).expect("answerable"));
+        // A class's methods (with what it inherits) are left to the full index.
+        let Some(partial) = partial_answer(root.path(), &a) else {
+            assert_eq!(
+                q["operation"], "methods",
+                "{q}: not answered from a partial graph"
+            );
+            same += 1;
+            continue;
+        };
+        let partial = partial_text(partial);
         if partial == full {
             same += 1;
             continue;

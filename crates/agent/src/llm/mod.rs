@@ -22,7 +22,7 @@ use std::time::Duration;
 pub use transcript::{Recorder, Replayer, TranscriptEntry};
 use wire::CapField;
 
-use crate::policy::{Policy, PolicyError, Turn, TurnRequest};
+use crate::policy::{Engine, Policy, PolicyError, Turn, TurnRequest};
 
 /// OpenAI's API, the default endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -338,8 +338,8 @@ fn backoff(base: Duration, attempt: u32) -> Duration {
 }
 
 impl Policy for LlmPolicy {
-    fn engine(&self) -> &'static str {
-        "llm"
+    fn engine(&self) -> Engine {
+        Engine::Llm
     }
 
     fn model(&self) -> Option<String> {

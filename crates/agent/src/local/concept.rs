@@ -237,7 +237,7 @@ impl LocalPolicy {
         idx: &LexIndex,
         result: &ToolResult,
     ) {
-        let Reply::Hits(hits) = evidence::read_code(result.detail.as_ref()) else {
+        let Reply::Hits(hits, _) = evidence::read_code(result.detail.as_ref()) else {
             return;
         };
         let corpus = idx.corpus();
@@ -305,7 +305,13 @@ impl LocalPolicy {
             rank: file.rank,
             types: file.types,
         };
-        let terms = file.matched.join(", ");
+        let question = self.query.as_ref().map_or("", |q| q.raw.as_str());
+        let terms = file
+            .matched
+            .iter()
+            .map(|t| text::as_written(t, question))
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut any = false;
         for c in &file.cites {
             if !covered(c.line) {

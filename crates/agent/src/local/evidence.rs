@@ -7,6 +7,8 @@
 //! here. Only places the tool returned ever reach an answer.
 
 use explore_tools::ToolDetail;
+
+use super::routing::Doubt;
 use explore_tools::code::answer::{Item, Origin};
 use explore_tools::code::{self, CodeAnswer, Operation};
 
@@ -35,6 +37,8 @@ pub struct Hit {
     pub inferred: bool,
     /// Where its path says it comes from (tests, vendored, generated code).
     pub origin: Origin,
+    /// An inherited method's declaring class; an indirect subclass's parent.
+    pub via: Option<String>,
 }
 
 impl Hit {
@@ -64,6 +68,7 @@ impl Hit {
             calls: if up { item.calls.clone() } else { Vec::new() },
             inferred: item.inferred,
             origin: item.origin,
+            via: item.via.clone(),
         }
     }
 }
@@ -71,8 +76,9 @@ impl Hit {
 /// What a `code` call answered, as the engine acts on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
-    /// The target (first, `section: None`) and what relates to it.
-    Hits(Vec<Hit>),
+    /// The target (first, `section: None`) and what relates to it, with what makes the
+    /// answer less than certain (guessed calls, a cut list, dispatch through an interface).
+    Hits(Vec<Hit>, Vec<Doubt>),
     /// The name matched several symbols and the tool wants a narrower one.
     Ambiguous(Vec<Hit>),
     /// Nothing by that name, or no call path between two names.
@@ -96,10 +102,23 @@ pub fn read_code(detail: Option<&ToolDetail>) -> Reply {
     match answer {
         CodeAnswer::Found(f) => {
             let mut hits: Vec<Hit> = f.target.iter().map(|t| Hit::of(t, None)).collect();
+            let mut doubts = Vec::new();
             for s in &f.sections {
                 hits.extend(s.items.iter().map(|i| Hit::of(i, Some(s.relation))));
+                if s.total > s.items.len() {
+                    doubts.push(Doubt::Cut);
+                }
+                if s.relation == code::answer::Relation::Through && !s.items.is_empty() {
+                    doubts.push(Doubt::Dispatch);
+                }
             }
-            Reply::Hits(hits)
+            if hits.iter().any(|h| h.inferred) {
+                doubts.push(Doubt::Inferred);
+            }
+            if f.partial_graph.is_some() {
+                doubts.push(Doubt::PartialGraph);
+            }
+            Reply::Hits(hits, doubts)
         }
         CodeAnswer::Ambiguous(a) => {
             Reply::Ambiguous(a.candidates.iter().map(|c| Hit::of(c, None)).collect())
@@ -108,5 +127,25 @@ pub fn read_code(detail: Option<&ToolDetail>) -> Reply {
         CodeAnswer::WrongKind(w) => Reply::WrongKind {
             instead: w.instead.clone(),
         },
+    }
+}
+
+/// How many related symbols a `code` answer's lists hold in all (callers, methods,
+/// implementations…; not a `find`'s definitions): more than its items when the walk
+/// stopped at its limit, and more than an answer names when it names the first few.
+pub fn list_total(detail: Option<&ToolDetail>) -> usize {
+    match detail.and_then(ToolDetail::code) {
+        Some(CodeAnswer::Found(f)) => f
+            .sections
+            .iter()
+            .filter(|s| {
+                !matches!(
+                    s.relation,
+                    code::answer::Relation::Definitions | code::answer::Relation::PartialMatches
+                )
+            })
+            .map(|s| s.total.max(s.items.len()))
+            .sum(),
+        _ => 0,
     }
 }

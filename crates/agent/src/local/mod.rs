@@ -34,8 +34,10 @@ pub mod lexical;
 mod lines;
 pub mod query;
 pub mod rank;
+pub mod routing;
 pub mod scan;
 mod search;
+mod suggest;
 mod symbol;
 pub mod text;
 mod writer;
@@ -47,7 +49,7 @@ use explore_tools::code::GraphStore;
 use explore_tools::{Finding, Registry, ToolDetail};
 use serde_json::{Value, json};
 
-use crate::policy::{Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
+use crate::policy::{Engine, Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
 use crate::result::{Location, Role};
 use classify::Relation;
 use evidence::{Hit, Reply};
@@ -100,10 +102,22 @@ pub struct LocalPolicy {
     text_note: Option<String>,
     /// A text search found the asked-for name in none of this many source files.
     unmentioned: Option<usize>,
+    /// What could make the answer wrong, noted as the engine works (see [`routing`]).
+    doubts: Vec<routing::Doubt>,
+    /// What a certain answer found, in words, for the routing reason.
+    certain_because: Option<String>,
     /// The words of a symbol name the question asked about and the graph did not know
     /// (`FrobnicateQuux` → frobnicate, quux): any of them missing everywhere means
     /// `not_found`.
     name_terms: Vec<String>,
+    /// How many related symbols the recorded `code` lists hold in all, for "8 of 12
+    /// methods shown".
+    list_total: usize,
+    /// A definition question whose name the repository does not define: the run ends
+    /// `not_found`, with [`LocalPolicy::suggestions`] in the answer.
+    undefined: bool,
+    /// Definitions of names close to an undefined one, as `code` returned them.
+    suggestions: Vec<Hit>,
 }
 
 impl std::fmt::Debug for LocalPolicy {
@@ -126,6 +140,8 @@ enum Purpose {
     Read { file: ConceptFile },
     /// A `read` backing places a text search found in one file.
     TextRead { entries: Vec<Entry> },
+    /// A `find` of a name close to an undefined one ("did you mean").
+    Suggest,
     /// The callees of a concept answer's best symbol.
     Expand {
         op: &'static str,
@@ -199,6 +215,11 @@ impl LocalPolicy {
             text_note: None,
             unmentioned: None,
             name_terms: Vec::new(),
+            list_total: 0,
+            undefined: false,
+            suggestions: Vec::new(),
+            doubts: Vec::new(),
+            certain_because: None,
         }
     }
 
@@ -213,6 +234,17 @@ impl LocalPolicy {
     pub fn with_shared_index(mut self, index: Arc<Mutex<Option<Arc<LexIndex>>>>) -> Self {
         self.index = index;
         self
+    }
+
+    /// Whether this run's answer is certain enough to stand without a model: the
+    /// doubts noted while answering, plus text search, a ranking fallback or nothing found.
+    pub fn routing(&self) -> routing::Routing {
+        let mut doubts = self.doubts.clone();
+        if self.text_note.is_some() || self.fallback.is_some() {
+            doubts.push(routing::Doubt::NotInGraph);
+        }
+        let what = self.certain_because.clone().unwrap_or_default();
+        routing::decide(&doubts, &what, self.found.len())
     }
 
     /// The index holder, to share with [`LocalPolicy::with_shared_index`].
@@ -293,11 +325,16 @@ impl LocalPolicy {
             match purpose {
                 Purpose::Code { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());
-                    calls.extend(self.on_code(query, op, &sym, answer, false));
+                    let total = evidence::list_total(result.detail.as_ref());
+                    calls.extend(self.on_code(query, op, &sym, answer, total, false));
                 }
                 Purpose::Narrowed { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());
-                    calls.extend(self.on_code(query, op, &sym, answer, true));
+                    let total = evidence::list_total(result.detail.as_ref());
+                    calls.extend(self.on_code(query, op, &sym, answer, total, true));
+                }
+                Purpose::Suggest => {
+                    self.on_suggest(evidence::read_code(result.detail.as_ref()));
                 }
                 Purpose::Read { file } => {
                     if !result.is_error {
@@ -361,8 +398,8 @@ fn question_of(messages: &[Message]) -> String {
 }
 
 impl Policy for LocalPolicy {
-    fn engine(&self) -> &'static str {
-        "local"
+    fn engine(&self) -> Engine {
+        Engine::Local
     }
 
     fn model(&self) -> Option<String> {

@@ -200,6 +200,11 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("which methods override ", "", OVERRIDES, true),
     ("which types override ", "", OVERRIDES, true),
     ("overrides of ", "", OVERRIDES, true),
+    // what a type implements (the tool answers with its interfaces for a concrete type)
+    ("what interfaces does ", " implement", IMPLS, true),
+    ("which interfaces does ", " implement", IMPLS, true),
+    ("what does ", " implement", IMPLS, true),
+    ("what does ", " inherit from", IMPLS, true),
     // implementations
     ("what implements ", "", IMPLS, true),
     ("what types implement ", "", IMPLS, true),

@@ -2,10 +2,25 @@
 //! ambiguous name by the question's owner, places and kind, and recording what was found
 //! with how it relates to the question.
 
+use super::routing::Doubt;
 use super::*;
+
+/// Words beyond which a question is a paragraph, not a lookup.
+const LONG_QUESTION_WORDS: usize = 16;
 
 impl LocalPolicy {
     pub(super) fn start(&mut self, query: &Query) -> Vec<ToolCall> {
+        // A pasted report or a paragraph: its symbol words may not be its point.
+        if query.raw.lines().count() > 1
+            || query.raw.split_whitespace().count() > LONG_QUESTION_WORDS
+        {
+            self.doubts.push(Doubt::LongQuestion);
+        }
+        match &query.intent {
+            Intent::Concept => self.doubts.push(Doubt::NotSymbolQuestion),
+            Intent::Trace { .. } => self.doubts.push(Doubt::Trace),
+            _ => {}
+        }
         match &query.intent {
             Intent::Concept => self.concept(query),
             Intent::Trace { from, to } => {
@@ -38,10 +53,26 @@ impl LocalPolicy {
         op: &'static str,
         sym: &SymbolRef,
         answer: Reply,
+        list_total: usize,
         narrowed: bool,
     ) -> Vec<ToolCall> {
+        let definition = op == "find" && !narrowed && matches!(query.intent, Intent::Definition(_));
         match answer {
-            Reply::Hits(hits) if !hits.is_empty() => {
+            Reply::Hits(hits, _)
+                if definition
+                    && !hits.is_empty()
+                    && hits
+                        .iter()
+                        .all(|h| h.section == Some(CodeRelation::PartialMatches)) =>
+            {
+                // Names that only contain the one asked for are suggestions, not its
+                // definition; the text may still define it in a language the graph does
+                // not parse.
+                self.doubts.push(Doubt::NotInGraph);
+                let calls = self.undefined(sym, hits);
+                self.text_search(op, sym, false).unwrap_or(calls)
+            }
+            Reply::Hits(hits, doubts) if !hits.is_empty() => {
                 // Only tests, fixtures or examples in the languages the graph parses: the
                 // product itself may be in another language (Rust beside Go fixtures).
                 if !narrowed
@@ -51,9 +82,24 @@ impl LocalPolicy {
                 {
                     return calls;
                 }
+                // No linked caller: calls at module level, through function values or
+                // registries are not edges of the graph; the text may show them.
+                if op == "callers"
+                    && !narrowed
+                    && hits.iter().all(|h| h.section.is_none())
+                    && let Some(calls) = self.text_search(op, sym, false)
+                {
+                    self.doubts.push(Doubt::NotInGraph);
+                    return calls;
+                }
+                self.doubts.extend(doubts);
+                if narrowed {
+                    self.doubts.push(Doubt::Ambiguous);
+                }
                 let hits = if op == "find" {
                     let chosen = choose_definitions(sym, hits.clone());
                     self.note_dropped(sym, &hits, &chosen);
+                    self.doubt_definitions(sym, &chosen);
                     chosen
                 } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
                     // Calls the graph guessed from a name alone are noise next to linked
@@ -62,10 +108,21 @@ impl LocalPolicy {
                 } else {
                     hits
                 };
-                self.record(op, sym, hits);
+                if op != "find"
+                    && let Some(target) = hits.iter().find(|h| h.section.is_none())
+                {
+                    let related = hits.iter().filter(|h| h.section.is_some()).count();
+                    self.certain_because = Some(format!(
+                        "{op} of {} ({}) read from the code graph's linked edges, {related} found",
+                        target.name.as_deref().unwrap_or(&sym.name),
+                        target.kind.as_deref().unwrap_or("symbol"),
+                    ));
+                }
+                self.record(op, sym, hits, list_total);
                 Vec::new()
             }
             Reply::Ambiguous(candidates) if !narrowed => {
+                self.doubts.push(Doubt::Ambiguous);
                 if candidates
                     .iter()
                     .all(|h| classify::classify(&h.path).secondary())
@@ -90,7 +147,7 @@ impl LocalPolicy {
                     // A find that lists several is an answer in itself.
                     let hits = choose_definitions(sym, candidates.clone());
                     self.note_dropped(sym, &candidates, &hits);
-                    self.record(op, sym, hits);
+                    self.record(op, sym, hits, list_total);
                     return Vec::new();
                 }
                 if chosen.len() > 1 {
@@ -154,6 +211,7 @@ impl LocalPolicy {
                 calls
             }
             Reply::WrongKind { instead } if op == "callers" && !narrowed => {
+                self.doubts.push(Doubt::WrongKind);
                 // `callers` of a type is not a call relation: ask for its usages.
                 if instead.contains(&Operation::Usages) {
                     let args = json!({"operation": "usages", "symbol": sym.name});
@@ -174,6 +232,11 @@ impl LocalPolicy {
                 self.concept_fallback(query, sym)
             }
             other => {
+                self.doubts.push(match other {
+                    Reply::WrongKind { .. } => Doubt::WrongKind,
+                    Reply::Ambiguous(_) => Doubt::Ambiguous,
+                    _ => Doubt::NotInGraph,
+                });
                 if narrowed && self.found.is_empty() && self.text_note.is_none() && op != "trace" {
                     // Even the narrowed name found nothing: the text may.
                     return self.text_search(op, sym, false).unwrap_or_default();
@@ -217,6 +280,10 @@ impl LocalPolicy {
                 {
                     return calls;
                 }
+                if definition {
+                    // Files that share the name's words are not where it is defined.
+                    return self.undefined(sym, Vec::new());
+                }
                 self.concept_fallback(query, sym)
             }
         }
@@ -249,9 +316,34 @@ impl LocalPolicy {
         }
     }
 
-    /// Records the hits of a successful `code` call as entries.
-    pub(super) fn record(&mut self, op: &'static str, sym: &SymbolRef, hits: Vec<Hit>) {
+    /// Notes whether a `find` kept exactly one definition of the asked kind.
+    fn doubt_definitions(&mut self, sym: &SymbolRef, chosen: &[Hit]) {
+        match chosen {
+            [one] => {
+                if sym.kind.is_some_and(|k| one.kind.as_deref() != Some(k)) {
+                    self.doubts.push(Doubt::KindMismatch);
+                }
+                self.certain_because = Some(format!(
+                    "one definition of {} ({}) in the code graph",
+                    one.name.as_deref().unwrap_or(&sym.name),
+                    one.kind.as_deref().unwrap_or("symbol")
+                ));
+            }
+            _ => self.doubts.push(Doubt::SeveralDefinitions),
+        }
+    }
+
+    /// Records the hits of a successful `code` call as entries, and the size of its lists
+    /// (`list_total`, see [`evidence::list_total`]).
+    pub(super) fn record(
+        &mut self,
+        op: &'static str,
+        sym: &SymbolRef,
+        hits: Vec<Hit>,
+        list_total: usize,
+    ) {
         self.ops.push(op);
+        self.list_total += list_total;
         let target_name = hits
             .iter()
             .find(|h| h.section.is_none())
@@ -268,9 +360,13 @@ impl LocalPolicy {
             let shown = name.clone().unwrap_or_else(|| sym.name.clone());
             let kind_txt = h.kind.clone().map(|k| format!("{k} ")).unwrap_or_default();
             let note = match relation {
-                Relation::Definition if op == "methods" && h.section.is_some() => {
-                    format!("Method {shown} at line {}", h.line)
-                }
+                Relation::Definition if op == "methods" && h.section.is_some() => match &h.via {
+                    Some(base) => format!(
+                        "Method {shown} at line {}, inherited by {target_name} from {base}",
+                        h.line
+                    ),
+                    None => format!("Method {shown} at line {}", h.line),
+                },
                 Relation::Definition => format!("Defines {kind_txt}{shown} at line {}", h.line),
                 Relation::Caller => {
                     if op == "usages" {
@@ -296,7 +392,7 @@ impl LocalPolicy {
                     h.line
                 ),
                 Relation::TraceHop => format!(
-                    "Hop {shown} ({}) at line {}",
+                    "Step {shown} ({}) at line {}",
                     h.kind.as_deref().unwrap_or("symbol"),
                     h.line
                 ),

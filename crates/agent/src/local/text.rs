@@ -221,6 +221,15 @@ pub fn index_terms(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// A stemmed term as the question wrote it (`handl` → `handled`), for text people read;
+/// the term itself when no word of the question stems to it (a synonym).
+pub fn as_written(term: &str, question: &str) -> String {
+    split_words(question)
+        .into_iter()
+        .find(|w| stem(w) == term)
+        .unwrap_or_else(|| term.to_string())
+}
+
 /// The content terms of a question, in order, without duplicates.
 pub fn query_terms(q: &str) -> Vec<String> {
     query_terms_weighted(q)
@@ -384,6 +393,15 @@ pub fn synonyms(term: &str) -> &'static [(&'static str, f64)] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terms_read_as_the_question_wrote_them() {
+        assert_eq!(
+            as_written(&stem("handled"), "how are webhooks handled"),
+            "handled"
+        );
+        assert_eq!(as_written("configur", "where is the setup"), "configur");
+    }
 
     #[test]
     fn splits_identifiers_and_paths() {

@@ -38,6 +38,9 @@ impl LocalPolicy {
         let intent = self.effective_intent(query);
         let mut parts: Vec<String> = Vec::new();
         if files.is_empty() {
+            if let (true, Some(sym)) = (self.undefined, query.intent.symbol()) {
+                return self.undefined_text(&sym.name);
+            }
             if let (Some(n), Some(sym)) = (self.unmentioned, query.intent.symbol()) {
                 return format!(
                     "No symbol `{}` was found: the code graph does not know it and no source file mentions it (text search over {n} files); no relevant files.",
@@ -110,7 +113,7 @@ impl LocalPolicy {
                 }
             }
             _ => {
-                let rels: Vec<String> = primary
+                let related: Vec<&&Entry> = primary
                     .iter()
                     .filter(|e| {
                         (e.name.is_some() || self.text_note.is_some())
@@ -120,7 +123,10 @@ impl LocalPolicy {
                                 e.relation != Relation::Definition
                             }
                     })
-                    .take(8)
+                    .collect();
+                let named = &related[..related.len().min(MAX_NAMED)];
+                let rels: Vec<String> = named
+                    .iter()
                     .map(|e| match e.name.as_deref() {
                         Some(n) => format!("{n} at {}", cite(e)),
                         None => cite(e),
@@ -161,6 +167,9 @@ impl LocalPolicy {
                     };
                     parts.push(format!("{verb}: {}.", rels.join(sep)));
                 }
+                if let Some(cut) = self.cut_note(intent.name(), &target, &related, named.len()) {
+                    parts.push(cut);
+                }
             }
         }
         if let Some(s) = &self.fallback {
@@ -171,6 +180,56 @@ impl LocalPolicy {
         }
         parts.extend(self.notes.iter().cloned());
         parts.join(" ")
+    }
+}
+
+/// Related symbols a relation answer names in its prose; the files list the rest.
+const MAX_NAMED: usize = 8;
+
+impl LocalPolicy {
+    /// "8 of 110 methods shown; the list: `explore tool code … --json`" when the answer
+    /// names fewer related symbols than the `code` lists hold, so a cut list never reads
+    /// as the whole; "the files below list all 12" when the files carry every one.
+    /// `related` are the entries the prose could name, the first `named` of which it
+    /// does (a caller calling twice is two entries, one symbol).
+    fn cut_note(
+        &self,
+        relation: &str,
+        target: &str,
+        related: &[&&Entry],
+        named: usize,
+    ) -> Option<String> {
+        let distinct = |entries: &[&&Entry]| {
+            let mut seen: Vec<(&str, Option<&str>)> = Vec::new();
+            for e in entries {
+                let key = (e.path.as_str(), e.name.as_deref());
+                if !seen.contains(&key) {
+                    seen.push(key);
+                }
+            }
+            seen.len()
+        };
+        let shown = distinct(&related[..named]);
+        if relation == "trace" || shown == 0 || self.list_total <= shown {
+            return None;
+        }
+        let op = self
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| o != "find")
+            .unwrap_or(relation);
+        let noun = if op == "usages" { "users" } else { op };
+        let total = self.list_total;
+        if distinct(related) >= total {
+            return Some(format!(
+                "{shown} of {total} {noun} named here; the files below list all {total}."
+            ));
+        }
+        let args = json!({"operation": op, "symbol": target});
+        Some(format!(
+            "{shown} of {total} {noun} shown; the list: `explore tool code '{args}' --json`."
+        ))
     }
 }
 

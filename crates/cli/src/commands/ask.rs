@@ -10,13 +10,11 @@ use std::io::{IsTerminal, Read};
 
 use anyhow::{Context, Result, bail};
 use explore_agent::{Event, EventSink, ExploreResult};
-use explore_tools::RepoRoot;
 
 use crate::cache::{Cache, Lookup};
 use crate::cli::{AskArgs, Format, GlobalArgs};
 use crate::output::{self, HumanStyle};
 use crate::progress::{Progress, Tee};
-use crate::settings::{self, ProcessEnv, ResolvedEngine};
 
 /// Longest question read from stdin; anything longer is not a question.
 const MAX_QUERY_BYTES: u64 = 64 * 1024;
@@ -24,23 +22,8 @@ const MAX_QUERY_BYTES: u64 = 64 * 1024;
 /// Runs the main command.
 pub fn run(global: &GlobalArgs, args: &AskArgs, words: &[String]) -> Result<u8> {
     let query = read_query(words)?;
-    let repo = super::repo_sourced(global.repo.as_deref())?;
-    let settings = settings::resolve(
-        args,
-        repo,
-        &ProcessEnv,
-        settings::user_file_path(&ProcessEnv),
-    )?;
-    for warning in &settings.warnings {
-        tracing::warn!("{warning}");
-    }
+    let (settings, root) = super::run_settings(global, args)?;
     let format = output_format(args);
-    let root = RepoRoot::new(&settings.repo.value).with_context(|| {
-        format!(
-            "cannot open the repository `{}`",
-            settings.repo.value.display()
-        )
-    })?;
     let printer = output::printer(format, HumanStyle::detect(root.path().to_path_buf()));
 
     let cache = settings.session.value.as_deref().map(Cache::new);
@@ -81,15 +64,7 @@ pub fn run(global: &GlobalArgs, args: &AskArgs, words: &[String]) -> Result<u8> 
         }
     }
 
-    if settings.resolved_engine.value == ResolvedEngine::Llm
-        && !settings.endpoint_configured()
-        && args.replay.is_none()
-    {
-        bail!(
-            "`--engine llm` needs a model endpoint: set `--base-url` (or `OPENAI_BASE_URL`) for \
-             a local server, or `OPENAI_API_KEY` for OpenAI"
-        );
-    }
+    super::engine::ensure_endpoint(&settings, args)?;
 
     let progress = Progress::for_stderr(global.quiet);
     let mut sinks: Vec<&dyn EventSink> = vec![printer.as_ref()];

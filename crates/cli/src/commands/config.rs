@@ -75,7 +75,9 @@ pub fn run(settings: &Settings, args: &ConfigArgs) -> Result<u8> {
 fn rows(s: &Settings) -> Vec<Row> {
     let src = |source: &Source| source.to_string();
     let engine = match (s.engine.value, s.resolved_engine.value) {
-        (Engine::Auto, ResolvedEngine::Llm) => "auto (llm)".to_string(),
+        (Engine::Auto, ResolvedEngine::Llm) => {
+            "auto (llm; certain symbol answers stay local)".to_string()
+        }
         (Engine::Auto, ResolvedEngine::Local) => "auto (local)".to_string(),
         (_, e) => e.as_str().to_string(),
     };

@@ -12,12 +12,12 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{EvalArgs, EvalEngine, EvalFormat, GlobalArgs};
+use crate::cli::{EvalArgs, EvalFormat, GlobalArgs};
 use crate::eval::engine::{AgentRunner, LlmSettings};
 use crate::eval::report::{self, RunInfo};
 use crate::eval::run::run_all;
 use crate::eval::score::CaseScore;
-use crate::eval::suite::{self, Case, Engine, Suite};
+use crate::eval::suite::{self, Case, Suite};
 
 /// Runs `explore eval`.
 pub fn run(global: &GlobalArgs, args: EvalArgs) -> Result<u8> {
@@ -128,16 +128,19 @@ fn execute(global: &GlobalArgs, args: &EvalArgs, prepared: Prepared) -> Result<u
             .map(std::num::NonZeroUsize::get)
             .unwrap_or(1)
     });
-    let engine_override = args.engine.map(|e| match e {
-        EvalEngine::Local => Engine::Local,
-        EvalEngine::Llm => Engine::Llm,
-    });
-    let runner = AgentRunner::new(
+    let (engine_override, auto) = match args.engine {
+        None => (None, false),
+        Some(crate::cli::Engine::Auto) => (None, true),
+        Some(crate::cli::Engine::Llm) => (Some(explore_agent::Engine::Llm), false),
+        Some(crate::cli::Engine::Local) => (Some(explore_agent::Engine::Local), false),
+    };
+    let mut runner = AgentRunner::new(
         engine_override,
         args.replay_dir.clone(),
         args.record_dir.clone(),
         LlmSettings::from_env(),
     );
+    runner.auto = auto;
     if let Some(dir) = &args.record_dir {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create --record-dir `{}`", dir.display()))?;
@@ -185,7 +188,11 @@ fn execute(global: &GlobalArgs, args: &EvalArgs, prepared: Prepared) -> Result<u
         }
     }
     let info = RunInfo {
-        engine: engine_override.map(|e| e.as_str().to_string()),
+        engine: if auto {
+            Some("auto".to_string())
+        } else {
+            engine_override.map(|e| e.as_str().to_string())
+        },
         timestamp,
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         jobs,

@@ -15,6 +15,7 @@ use crate::cli::{GlobalArgs, IndexArgs, StoreKind};
 /// Runs `explore index`.
 pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     let dir = super::repo_dir(global.repo.as_deref())?;
+    super::guard(&dir, global)?;
     let root = RepoRoot::new(&dir)?;
     let tool = CodeTool::new(root, IndexOptions::default());
     if args.background {
@@ -28,7 +29,11 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
         tool.index().map_err(|e| anyhow!("{e}"))?;
         return Ok(0);
     }
-    let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
+    let stats = {
+        // Phase and files done of total on stderr while the build runs (terminal only).
+        let _watch = index_bar(global.quiet);
+        tool.index().map_err(|e| anyhow!("{e}"))?
+    };
     let store = crate::store::resolve(&args.store, &dir)?;
     for w in &store.warnings {
         tracing::warn!("{w}");
@@ -144,6 +149,45 @@ fn human(stats: &IndexStats) -> String {
         )
     ));
     out
+}
+
+/// A spinner on stderr showing the index build's phase and counts while it lives.
+struct IndexBar {
+    watch: Option<crate::progress::IndexWatch>,
+    bar: indicatif::ProgressBar,
+}
+
+impl Drop for IndexBar {
+    fn drop(&mut self) {
+        // The watch first, so nothing redraws the cleared line.
+        self.watch.take();
+        self.bar.finish_and_clear();
+    }
+}
+
+/// An [`IndexBar`] when stderr is a terminal and not `-q`.
+fn index_bar(quiet: bool) -> Option<IndexBar> {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar.set_message("indexing");
+    let shown = bar.clone();
+    let watch = crate::progress::IndexWatch::start(move |snap| {
+        if let Some(s) = snap {
+            shown.set_message(crate::progress::indexing(&s));
+        }
+    });
+    Some(IndexBar {
+        watch: Some(watch),
+        bar,
+    })
 }
 
 #[cfg(test)]

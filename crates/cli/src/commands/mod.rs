@@ -6,13 +6,18 @@ mod config;
 mod engine;
 mod eval;
 mod index;
+mod mcp;
 mod tool;
+
+pub(crate) use engine::{explore_with, run_config};
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use crate::cli::{Cli, Command, ConfigArgs, Format};
+use explore_tools::RepoRoot;
+
+use crate::cli::{AskArgs, Cli, Command, ConfigArgs, Format, GlobalArgs};
 use crate::settings::{self, ProcessEnv, Source, Sourced};
 
 /// Runs the parsed command line and returns the process exit status.
@@ -23,6 +28,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Some(Command::Eval(args)) => eval::run(&cli.global, args),
         Some(Command::Config(ref args)) => config::run(&effective_settings(&cli)?, args),
         Some(Command::Completions(args)) => completions::run(&args),
+        Some(Command::Mcp) => mcp::run(&cli.global, cli.ask),
         None if cli.ask.print_config => {
             let args = ConfigArgs {
                 json: cli.ask.json || cli.ask.format == Some(Format::Json),
@@ -31,6 +37,29 @@ pub fn run(cli: Cli) -> Result<u8> {
         }
         None => ask::run(&cli.global, &cli.ask, &cli.query),
     }
+}
+
+/// The settings a question runs with (flags, the environment, the configuration files),
+/// their warnings logged, and the repository they name, opened.
+pub fn run_settings(global: &GlobalArgs, args: &AskArgs) -> Result<(settings::Settings, RepoRoot)> {
+    let repo = repo_sourced(global.repo.as_deref())?;
+    guard(&repo.value, global)?;
+    let settings = settings::resolve(
+        args,
+        repo,
+        &ProcessEnv,
+        settings::user_file_path(&ProcessEnv),
+    )?;
+    for warning in &settings.warnings {
+        tracing::warn!("{warning}");
+    }
+    let root = RepoRoot::new(&settings.repo.value).with_context(|| {
+        format!(
+            "cannot open the repository `{}`",
+            settings.repo.value.display()
+        )
+    })?;
+    Ok((settings, root))
 }
 
 /// The merged settings for `explore config` and `--print-config`.
@@ -71,6 +100,12 @@ pub fn repo_dir(explicit: Option<&Path>) -> Result<PathBuf> {
     }
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     Ok(git_toplevel(&cwd).unwrap_or(cwd))
+}
+
+/// [`crate::guard::check`] of the repository a command is about to read.
+pub fn guard(dir: &Path, global: &crate::cli::GlobalArgs) -> Result<()> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    crate::guard::check(dir, home.as_deref(), global.any_dir)
 }
 
 /// The nearest ancestor holding `.git`, found without running git (a hostile repo's git

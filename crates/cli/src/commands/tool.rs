@@ -14,6 +14,7 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
     let root = RepoRoot::new(&dir)?;
     let mut options = RegistryOptions::default();
     if !args.list {
+        super::guard(&dir, global)?;
         options.index.shared = crate::store::open_shared(&args.store, &dir)?;
     }
     let registry = Registry::new(root, options);

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use explore_agent::event::NullSink;
 use explore_agent::local::LocalPolicy;
 use explore_agent::local::rank::LexIndex;
-use explore_agent::{ExploreResult, LlmConfig, LlmPolicy, RunConfig, explore};
+use explore_agent::{ExploreResult, LlmConfig, LlmPolicy, RunConfig, RunError, explore};
 use explore_tools::{Registry, RegistryOptions, RepoRoot};
 
 use super::run::CaseRunner;
@@ -53,8 +53,11 @@ impl LlmSettings {
 /// Runs cases through the agent.
 #[derive(Debug, Default)]
 pub struct AgentRunner {
-    /// `--engine`, overriding each case's.
+    /// `--engine local|llm`, overriding each case's.
     pub engine_override: Option<Engine>,
+    /// `--engine auto`: each case runs locally first and goes to the model only when the
+    /// local answer is not certain (issue 18's routing, as the main command does it).
+    pub auto: bool,
     /// `--replay-dir`.
     pub replay_dir: Option<PathBuf>,
     /// `--record-dir`.
@@ -74,6 +77,7 @@ impl AgentRunner {
     ) -> Self {
         Self {
             engine_override,
+            auto: false,
             replay_dir,
             record_dir,
             llm,
@@ -155,11 +159,42 @@ impl CaseRunner for AgentRunner {
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-        let result = match self.engine_for(case) {
+        let engine = if self.auto {
+            Engine::Local
+        } else {
+            self.engine_for(case)
+        };
+        let result = match engine {
             Engine::Local => {
                 let mut policy = LocalPolicy::new(registry.clone())
                     .with_shared_index(self.shared_index(&case.repo));
                 rt.block_on(explore(&registry, &mut policy, &config, &NullSink))
+                    .map(|mut r| {
+                        // Would `--engine auto` with a model keep this answer? (Issue 18's
+                        // gate, measured on every case.)
+                        if let Ok(v) = serde_json::to_value(policy.routing()) {
+                            r.metadata.extra.insert("routing".into(), v);
+                        }
+                        r
+                    })
+                    .and_then(|r| {
+                        if !self.auto || policy.routing().is_certain() {
+                            return Ok(r);
+                        }
+                        // Uncertain: the model answers, as `--engine llm` would.
+                        let routing = r.metadata.extra.get("routing").cloned();
+                        let cfg = self.llm_config(case).map_err(RunError::Config)?;
+                        let mut llm =
+                            LlmPolicy::new(cfg).map_err(|e| RunError::Config(e.to_string()))?;
+                        let mut config = config.clone();
+                        config.orient = true;
+                        let mut r =
+                            rt.block_on(explore(&registry, &mut llm, &config, &NullSink))?;
+                        if let Some(v) = routing {
+                            r.metadata.extra.insert("routing".into(), v);
+                        }
+                        Ok(r)
+                    })
             }
             Engine::Llm => {
                 let cfg = self.llm_config(case)?;

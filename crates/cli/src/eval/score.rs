@@ -69,6 +69,10 @@ pub struct CaseScore {
     pub stop_reason: Option<String>,
     /// What came back, best first: `path` or `path:line[-end]` per location.
     pub returned: Vec<String>,
+    /// Local runs: whether `--engine auto` with a model would keep this answer (the
+    /// routing gate's verdict, `certain` or `uncertain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<String>,
     /// The case's note, for failure reports.
     pub note: Option<String>,
 }
@@ -99,6 +103,7 @@ pub fn score_case(case: &Case, outcome: &Outcome) -> CaseScore {
         wall_ms: outcome.wall_ms,
         stop_reason: None,
         returned: Vec::new(),
+        routing: None,
         note: case.note.clone(),
     };
     let result = match &outcome.result {
@@ -125,6 +130,11 @@ pub fn score_case(case: &Case, outcome: &Outcome) -> CaseScore {
     s.tool_calls = m.tool_calls.values().sum();
     s.stop_reason = Some(m.stop_reason.as_str().to_string());
     s.returned = describe_returned(result);
+    s.routing = m
+        .extra
+        .get("routing")
+        .and_then(|r| r["verdict"].as_str())
+        .map(str::to_string);
 
     let ranked = ranked_files(result);
     let rank_of = |path: &str| ranked.iter().position(|p| p == path).map(|i| i + 1);
@@ -447,6 +457,13 @@ pub struct Summary {
     pub mean_turns: f64,
     /// Mean tool calls.
     pub mean_tool_calls: f64,
+    /// Cases whose local answer the routing gate calls certain: with `--engine auto`,
+    /// answered without a model (issue 18).
+    pub certain: usize,
+    /// Tokens the model spent on the cases it answered.
+    pub model_tokens: u64,
+    /// Cases the model answered.
+    pub model_cases: usize,
 }
 
 /// Summarises cases.
@@ -483,6 +500,16 @@ pub fn summarize<'a>(scores: impl IntoIterator<Item = &'a CaseScore>) -> Summary
         p95_ms: percentile(&times, 95.0),
         mean_turns: scores.iter().map(|s| f64::from(s.turns)).sum::<f64>() / n as f64,
         mean_tool_calls: scores.iter().map(|s| f64::from(s.tool_calls)).sum::<f64>() / n as f64,
+        certain: scores
+            .iter()
+            .filter(|s| s.routing.as_deref() == Some("certain"))
+            .count(),
+        model_tokens: scores
+            .iter()
+            .filter(|s| s.tokens > 0)
+            .map(|s| s.tokens)
+            .sum(),
+        model_cases: scores.iter().filter(|s| s.tokens > 0).count(),
     }
 }
 

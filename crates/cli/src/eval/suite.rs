@@ -48,25 +48,8 @@ impl fmt::Display for SuiteError {
 
 impl std::error::Error for SuiteError {}
 
-/// The engine a case runs with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Engine {
-    /// The local engine: no model, deterministic.
-    Local,
-    /// A model behind an OpenAI-compatible endpoint (or its recorded transcripts).
-    Llm,
-}
-
-impl Engine {
-    /// The name as written in suites and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Engine::Local => "local",
-            Engine::Llm => "llm",
-        }
-    }
-}
+/// The engine a case runs with (`engine = "local"` or `"llm"` in a suite).
+pub use explore_agent::Engine;
 
 /// What kind of question a case asks; scores are also reported per kind.
 #[derive(

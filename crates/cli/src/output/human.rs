@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::PathBuf;
 
-use explore_agent::{Event, EventSink, ExploreResult, Location, StopReason};
+use explore_agent::lists::ListReport;
+use explore_agent::{Event, EventSink, ExploreResult, Location, Role, StopReason};
 use explore_tools::root::escape_for_display;
 use owo_colors::OwoColorize;
 
@@ -112,9 +113,10 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
             "{}. {}  {}",
             n + 1,
             shown_path,
-            paint(file.role.as_str(), magenta)
+            paint(plain_role(file.role), magenta)
         );
-        let rationale = clean_lines(&file.rationale);
+        let (labels, rest) = split_rationale(&file.rationale, &file.locations);
+        let rationale = clean_lines(&rest);
         for line in rationale.lines() {
             for piece in wrap(line, style.width.map(|w| w.saturating_sub(3))) {
                 let _ = writeln!(out, "   {piece}");
@@ -123,7 +125,18 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
         for loc in &file.locations {
             let at = format!("{path}:{}", loc.line);
             let at = link(style, &file.path, &paint(&at, cyan));
-            match describe(loc) {
+            let what = match labels.iter().find(|(l, _)| *l == loc.line) {
+                Some((_, label)) => Some(match loc.end_line {
+                    // "Step Plan (method)" + lines: one parenthesis, "(method, lines 1-9)".
+                    Some(end) if end > loc.line => match clean(label).strip_suffix(')') {
+                        Some(open) => format!("{open}, lines {}-{end})", loc.line),
+                        None => format!("{} (lines {}-{end})", clean(label), loc.line),
+                    },
+                    _ => clean(label),
+                }),
+                None => describe(loc),
+            };
+            match what {
                 Some(what) => writeln!(out, "{at}: {what}"),
                 None => writeln!(out, "{at}"),
             }
@@ -132,6 +145,31 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
     }
 
     let m = &result.metadata;
+    // A list the files give only part of (a walk that stopped at its limit, a writer
+    // that chose the first few) says so, with the command that prints it whole.
+    let lists: Vec<ListReport> = m
+        .extra
+        .get("lists")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    let cut: Vec<&ListReport> = lists
+        .iter()
+        .filter(|l| l.listed > 0 && l.listed < l.total)
+        .collect();
+    if !cut.is_empty() {
+        let _ = writeln!(out);
+    }
+    for l in cut {
+        let _ = writeln!(
+            out,
+            "{} of {} {} of {} listed; the list: {}",
+            l.listed,
+            l.total,
+            clean(&l.operation),
+            clean(&l.symbol),
+            clean(&l.rest)
+        );
+    }
     let outcome = match m.stop_reason {
         StopReason::Answered => paint("answered", green),
         StopReason::NotFound => paint("nothing relevant found", yellow),
@@ -148,19 +186,110 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
         1 => "1 turn".to_string(),
         n => format!("{n} turns"),
     };
-    let mut footer = format!(
-        "{files} · {turns} · {} of {} tokens · {} ms · {} engine",
-        m.usage.total_tokens, m.usage.budget, m.duration_ms, m.engine
-    );
+    // Turns and tokens are a model's bookkeeping: the local engine has neither.
+    let mut footer = if m.engine == "local" {
+        format!("{files} · {} · local engine", duration(m.duration_ms))
+    } else {
+        format!(
+            "{files} · {turns} · {} of {} tokens · {} · {} engine",
+            m.usage.total_tokens,
+            m.usage.budget,
+            duration(m.duration_ms),
+            m.engine
+        )
+    };
     if let Some(model) = &m.model {
         let _ = write!(footer, " ({})", clean(model));
     }
     if m.extra.get("cache").and_then(|v| v.as_str()) == Some("hit") {
         footer.push_str(" · from the cache");
     }
+    // `--engine auto` with a model answered this without it: say so, and why.
+    if let Some(reason) = m
+        .extra
+        .get("routing")
+        .filter(|r| r["verdict"] == "certain")
+        .and_then(|r| r["reason"].as_str())
+    {
+        let _ = write!(footer, " · no model needed: {}", clean(reason));
+    }
     let _ = writeln!(out);
     let _ = writeln!(out, "{outcome} · {}", paint(&footer, dim));
     out
+}
+
+/// `21 ms` below a second, `9.7 s` above.
+fn duration(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+/// A role in plain words: the JSON's `context_only` means nothing to someone reading
+/// a terminal.
+fn plain_role(role: Role) -> &'static str {
+    match role {
+        Role::ModifyTarget => "where to change",
+        Role::Dependency => "a dependency",
+        Role::PatternReference => "an example to follow",
+        Role::TestTarget => "tests",
+        Role::TypeDefinition => "type definitions",
+        Role::IntegrationPoint => "an API boundary",
+        Role::Config => "configuration",
+        Role::ContextOnly => "background",
+    }
+}
+
+/// Splits a rationale into the facts that name one of the file's locations ("Caller000
+/// calls Target at line 6"), which become that location's label so each fact is one
+/// line, and the rest, which stays the file's rationale. A fact is a `; `-separated
+/// part naming exactly one `at line N` that is a location of the file.
+fn split_rationale(rationale: &str, locations: &[Location]) -> (Vec<(u32, String)>, String) {
+    const AT: &str = "at line ";
+    let mut labels: Vec<(u32, String)> = Vec::new();
+    let mut rest: Vec<String> = Vec::new();
+    for part in rationale.split("; ") {
+        let at = part.find(AT);
+        let line = at.and_then(|i| {
+            let digits: String = part[i + AT.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<u32>().ok().map(|n| (i, n, digits.len()))
+        });
+        let Some((i, n, len)) = line.filter(|&(i, n, _)| {
+            part[i + AT.len()..].find(AT).is_none() && locations.iter().any(|l| l.line == n)
+        }) else {
+            rest.push(part.to_string());
+            continue;
+        };
+        let head = part[..i]
+            .trim_end()
+            .trim_end_matches("declared")
+            .trim_end()
+            .trim_end_matches(',');
+        let tail = &part[i + AT.len() + len..];
+        // ", called by Plan" belongs to the fact; " (matches …)" or " — test code" is
+        // about the whole file.
+        let (label, about_file) = if tail.starts_with(',') {
+            (format!("{head}{tail}"), "")
+        } else {
+            (head.to_string(), tail.trim())
+        };
+        match labels.iter_mut().find(|(l, _)| *l == n) {
+            Some((_, existing)) => {
+                existing.push_str("; ");
+                existing.push_str(&label);
+            }
+            None => labels.push((n, label)),
+        }
+        if !about_file.is_empty() {
+            rest.push(about_file.to_string());
+        }
+    }
+    (labels, rest.join("; "))
 }
 
 /// Greedy word wrap at `width` columns (characters); a word longer than the width gets a
@@ -231,7 +360,7 @@ fn link(style: &HumanStyle, rel: &str, shown: &str) -> String {
 mod tests {
     use std::collections::BTreeMap;
 
-    use explore_agent::{Metadata, RelevantFile, Role, Usage};
+    use explore_agent::{Metadata, RelevantFile, Usage};
 
     use super::*;
 
@@ -296,12 +425,12 @@ mod tests {
             text,
             "IssueStore is an interface in internal/model/issue.go:62.\\u{001b}]0;pwned\\u{0007}\n\
              \n\
-             1. internal/model/issue.go  type_definition\n   \
+             1. internal/model/issue.go  type definitions\n   \
              Declares the IssueStore interface\n\
              internal/model/issue.go:62: IssueStore (interface, lines 62-66)\n\
              internal/model/issue.go:70\n\
              \n\
-             answered · 1 file · 1 turn · 0 of 60000 tokens · 12 ms · local engine\n"
+             answered · 1 file · 12 ms · local engine\n"
         );
     }
 
@@ -343,10 +472,64 @@ mod tests {
         let mut r = sample();
         r.metadata.stop_reason = StopReason::Budget;
         r.metadata.partial = true;
+        r.metadata.engine = "llm".into();
+        r.metadata.model = Some("gpt-4o-mini".into());
+        r.metadata.duration_ms = 9674;
         let text = render(&r, &HumanStyle::default());
         assert!(
-            text.ends_with("stopped early (budget): partial result · 1 file · 1 turn · 0 of 60000 tokens · 12 ms · local engine\n"),
+            text.ends_with("stopped early (budget): partial result · 1 file · 1 turn · 0 of 60000 tokens · 9.7 s · llm engine (gpt-4o-mini)\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn facts_about_a_location_label_it_once() {
+        let mut r = sample();
+        r.relevant_files[0].rationale = "Defines interface IssueStore at line 62; Get calls IssueStore at line 70, called by main; Upsert at line 99 (matches issue, store)".into();
+        let text = render(&r, &HumanStyle::default());
+        assert!(
+            text.contains(
+                "1. internal/model/issue.go  type definitions\n   \
+                 Upsert at line 99 (matches issue, store)\n\
+                 internal/model/issue.go:62: Defines interface IssueStore (lines 62-66)\n\
+                 internal/model/issue.go:70: Get calls IssueStore, called by main\n\n"
+            ),
+            "{text}"
+        );
+        r.relevant_files[0].rationale = "Step IssueStore (interface) at line 62".into();
+        let text = render(&r, &HumanStyle::default());
+        assert!(
+            text.contains("issue.go:62: Step IssueStore (interface, lines 62-66)\n"),
+            "{text}"
+        );
+        let (labels, rest) = split_rationale(
+            "Step Plan (method) at line 5 (matches plan); X implements interface Y, declared at line 9",
+            &r.relevant_files[0].locations[..1]
+                .iter()
+                .cloned()
+                .chain([
+                    Location {
+                        line: 5,
+                        end_line: None,
+                        symbol: None,
+                        kind: None,
+                    },
+                    Location {
+                        line: 9,
+                        end_line: None,
+                        symbol: None,
+                        kind: None,
+                    },
+                ])
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(
+            labels,
+            vec![
+                (5, "Step Plan (method)".to_string()),
+                (9, "X implements interface Y".to_string())
+            ]
+        );
+        assert_eq!(rest, "(matches plan)");
     }
 }

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 
 use explore_agent::{EventSink, ExploreResult};
 
-pub use human::{HumanPrinter, HumanStyle};
+pub use human::{HumanPrinter, HumanStyle, render as render_human};
 pub use json::JsonPrinter;
 pub use jsonl::JsonlPrinter;
 

@@ -131,5 +131,6 @@ pub fn filters() -> Vec<(&'static str, &'static str)> {
         (r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "[TIMESTAMP]"),
         (r"\x22duration_ms\x22: \d+", "\"duration_ms\": [MS]"),
         (r"\d+ ms ·", "[MS] ms ·"),
+        (r"\d+\.\d s ·", "[MS] ms ·"),
     ]
 }

@@ -207,7 +207,10 @@ fn endpoint_from_user_file_makes_auto_pick_llm() {
         .output()
         .unwrap();
     let doc = config_json(&out);
-    assert_eq!(doc["settings"]["engine"]["value"], "auto (llm)");
+    assert_eq!(
+        doc["settings"]["engine"]["value"],
+        "auto (llm; certain symbol answers stay local)"
+    );
     assert_eq!(
         doc["settings"]["engine"]["source"],
         "auto: a model endpoint is configured"

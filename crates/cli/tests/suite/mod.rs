@@ -3,7 +3,9 @@
 mod cache;
 mod common;
 mod config;
+mod mcp;
 mod misc;
+mod newcomer;
 mod run;
 mod server;
 mod store;

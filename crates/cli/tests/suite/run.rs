@@ -254,3 +254,98 @@ fn endpoint_failing_with_500s_is_exit_3_with_a_partial_result() {
     assert_eq!(last["result"]["_metadata"]["stop_reason"], "provider_error");
     assert_eq!(last["result"]["_metadata"]["partial"], true);
 }
+
+/// `--engine auto` with a model: a certain symbol answer makes no request; an uncertain
+/// question goes to the model as `--engine llm` would, and both say why.
+#[test]
+fn auto_answers_certain_questions_locally_and_sends_the_rest_to_the_model() {
+    let sb = Sandbox::new();
+    let submit = tool_call(
+        "call_1",
+        "submit",
+        &json!({"answer": "nothing specific", "relevant_files": []}),
+    );
+    let server = Server::start(vec![submit], 4);
+    let ask = |q: &str| {
+        sb.cmd()
+            .arg("-C")
+            .arg(relay())
+            .args(["--model", "test-model", "--json"])
+            .args(["--base-url", &server.base_url])
+            .arg(q)
+            .output()
+            .unwrap()
+    };
+    let out = ask("where is IssueStore defined");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = json_doc(&out);
+    assert_eq!(doc["_metadata"]["engine"], "local");
+    assert_eq!(doc["_metadata"]["routing"]["verdict"], "certain");
+    assert_eq!(doc["_metadata"]["usage"]["total_tokens"], 0);
+    assert_eq!(doc["relevant_files"][0]["path"], "internal/model/issue.go");
+    assert_eq!(server.requests.lock().unwrap().len(), 0);
+
+    let out = ask("how are webhooks handled");
+    let doc = json_doc(&out);
+    assert_eq!(doc["_metadata"]["engine"], "llm", "{}", stderr(&out));
+    assert_eq!(doc["_metadata"]["routing"]["verdict"], "uncertain");
+    assert_eq!(
+        doc["_metadata"]["routing"]["doubts"][0],
+        "not_symbol_question"
+    );
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+}
+
+/// `explore eval --engine auto`: certain cases make no request, the rest go to the model,
+/// and the report says how many were kept local and what that saved.
+#[test]
+fn eval_auto_routes_certain_cases_locally() {
+    let sb = Sandbox::new();
+    let submit = tool_call(
+        "call_1",
+        "submit",
+        &json!({"answer": "nothing specific", "relevant_files": []}),
+    );
+    let server = Server::start(vec![submit], 4);
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("auto.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            r#"[suite]
+name = "auto"
+repo = "{}"
+
+[[case]]
+id = "certain-def"
+query = "where is IssueStore defined"
+kind = "definition"
+files = ["internal/model/issue.go"]
+
+[[case]]
+id = "concept"
+query = "how are webhooks handled"
+kind = "concept"
+files = ["internal/webhook/handler.go"]
+"#,
+            relay().display()
+        ),
+    )
+    .unwrap();
+    let out = sb
+        .cmd()
+        .env("OPENAI_BASE_URL", &server.base_url)
+        .env("EXPLORE_MODEL", "test-model")
+        .args(["eval", "--engine", "auto", "--jobs", "1"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.contains("routing: 1 of 2 cases certain locally"),
+        "{text}\n{}",
+        stderr(&out)
+    );
+    assert!(text.contains("about 920 tokens saved"), "{text}");
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
+}

@@ -9,6 +9,7 @@
 //! collected (up to [`Walk::LIMIT`](super::Walk::LIMIT)) with its total, and every call
 //! line of a caller, while the text shows the first [`MAX_RESULTS`](super::MAX_RESULTS).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Kind, Symbol};
@@ -16,7 +17,7 @@ use super::tool::Operation;
 use crate::Finding;
 
 /// What a `code` call answered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum CodeAnswer {
     /// The name resolved: the target and its related sections.
@@ -93,7 +94,7 @@ impl CodeAnswer {
 }
 
 /// The query as the tool understood it, echoed for messages and consumers.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Asked {
     /// The symbol as written.
     pub symbol: String,
@@ -106,7 +107,7 @@ pub struct Asked {
 }
 
 /// A resolved name and what relates to it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Found {
     /// The operation.
     pub operation: Operation,
@@ -143,7 +144,7 @@ fn is_zero_usize(n: &usize) -> bool {
 }
 
 /// How a first query's partial graph may fall short of the full index.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PartialGraph {
     /// Files searched: those that mention the name.
     pub files: usize,
@@ -156,7 +157,7 @@ pub struct PartialGraph {
 }
 
 /// How an item relates to the target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Relation {
     /// `find`: definitions matching the name exactly (or ignoring case).
@@ -202,7 +203,7 @@ impl Relation {
 }
 
 /// Related symbols of one relation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Section {
     /// How the items relate to the target.
     pub relation: Relation,
@@ -216,7 +217,7 @@ pub struct Section {
 }
 
 /// Where a symbol comes from, by its path: real code ranks before the rest.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// First-party source.
@@ -250,7 +251,7 @@ impl Origin {
 }
 
 /// One symbol in an answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Item {
     /// The name as shown (`Planner.Plan`).
     pub name: String,
@@ -286,7 +287,8 @@ pub struct Item {
     /// The call edge was guessed from the method name alone, not linked through a type.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inferred: bool,
-    /// Indirect subclasses: the class it inherits through.
+    /// Indirect subclasses: the class it inherits through; inherited methods: the class
+    /// that declares them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
 }
@@ -328,7 +330,7 @@ impl Item {
 }
 
 /// A name that fits several symbols.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Ambiguous {
     /// The operation.
     pub operation: Operation,
@@ -341,7 +343,7 @@ pub struct Ambiguous {
 }
 
 /// Arguments that narrow a query to one symbol.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Narrow {
     /// A more qualified `symbol`.
     pub symbol: String,
@@ -350,7 +352,7 @@ pub struct Narrow {
 }
 
 /// A name that resolved to a symbol of the wrong kind for the operation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WrongKind {
     /// The operation asked.
     pub operation: Operation,
@@ -361,7 +363,7 @@ pub struct WrongKind {
 }
 
 /// Nothing by that name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct NotFound {
     /// The operation.
     pub operation: Operation,
@@ -373,7 +375,7 @@ pub struct NotFound {
 }
 
 /// A trace whose ends exist but are not joined.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct NoPath {
     /// The start as resolved (one item, or several same-named ones).
     pub from: Vec<Item>,

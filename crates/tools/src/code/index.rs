@@ -26,6 +26,7 @@ use super::extract::{self, FileFacts};
 use super::lazy::{self, Shape, Watched};
 use super::link::{self, GraphData, Input};
 use super::model::{EdgeKind, Language};
+use super::progress::Build;
 use super::store::CodeGraph;
 use crate::secrets;
 
@@ -168,6 +169,7 @@ enum Outcome {
 /// path), using and updating the cache file at `cache` when given.
 pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     let started = Instant::now();
+    let progress = Build::start();
     let old = cache.and_then(|p| load(p, root));
     let mut stats = IndexStats {
         cache_path: cache.map(Path::to_path_buf),
@@ -181,6 +183,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
         watched,
     } = walk(root);
     let go_modules = read_go_modules(root, &go_mod_files);
+    progress.parsing(seen.len());
     // The facts are needed only when something changed.
     let mut old = old;
     if let Some(c) = old.as_mut()
@@ -202,11 +205,13 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     let outcomes: Vec<Outcome> = seen
         .par_iter()
         .map(|s| {
-            process(
+            let outcome = process(
                 s,
                 old_files.get(s.rel.as_str()).copied(),
                 old_skipped.get(s.rel.as_str()).copied(),
-            )
+            );
+            progress.tick();
+            outcome
         })
         .collect();
 
@@ -249,6 +254,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
             c.graph
         }
         _ => {
+            progress.linking();
             let inputs: Vec<Input<'_>> = files
                 .iter()
                 .map(|f| Input {
@@ -279,6 +285,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     }
 
     let write_needed = !stats.from_cache || stats.rehashed > 0;
+    progress.saving();
     let cache_file = CacheFile {
         root: root.to_string_lossy().into_owned(),
         facts_hash: [0; 32],

@@ -35,6 +35,7 @@ mod lazy;
 mod link;
 mod model;
 mod prefilter;
+pub mod progress;
 mod query;
 mod render;
 mod store;

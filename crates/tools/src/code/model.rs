@@ -12,7 +12,19 @@ pub type SymbolId = u32;
 pub type FileId = u32;
 
 /// The eight kinds of the contract. `kind` arguments are parsed strictly into these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// A package- or module-level function.

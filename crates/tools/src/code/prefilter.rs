@@ -37,7 +37,7 @@ use super::answer::{CodeAnswer, PartialGraph};
 use super::extract::{self, CallTarget, FileFacts, RawCall, RawSymbol, Recv, go_import_name};
 use super::index::{self, Built, MAX_FILE_BYTES};
 use super::link::{self, GraphData, Input};
-use super::model::{EdgeKind, Language, SymbolId};
+use super::model::{EdgeKind, Kind, Language, SymbolId};
 use super::store::CodeGraph;
 use super::tool::{self, CodeArgs, Operation};
 use crate::{ToolError, ToolOutput, secrets};
@@ -730,6 +730,14 @@ pub fn partial_answer(root: &Path, a: &CodeArgs) -> Option<Result<CodeAnswer, To
     let started = std::time::Instant::now();
     let partial = build(root, &literal, need)?;
     let mut out = tool::answer(&partial.graph, a);
+    // A class's methods include what it inherits, declared in files that need not mention
+    // its name: only the full index has them.
+    if let Ok(CodeAnswer::Found(found)) = &out
+        && found.operation == Operation::Methods
+        && found.target.as_ref().is_some_and(|t| t.kind == Kind::Class)
+    {
+        return None;
+    }
     tracing::debug!(
         files = partial.graph.files().len(),
         mentioned = partial.mentioned,

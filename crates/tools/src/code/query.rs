@@ -501,15 +501,45 @@ pub fn implemented_by(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
     out
 }
 
-/// The methods of a type, in source order (Go: both receiver kinds, any file).
+/// The methods of a type, in source order (Go: both receiver kinds, any file); for a
+/// class, then the methods it inherits and does not override, nearest base first, each
+/// with the class it comes from as `via`.
 pub fn methods(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
-    let mut out: Vec<Related> = store
-        .edges_out(id, EdgeKind::Contains, usize::MAX)
-        .edges
-        .into_iter()
-        .filter_map(|e| related(store, e.to, None))
-        .collect();
-    out.sort_by(|a, b| (&a.symbol.path, a.symbol.line).cmp(&(&b.symbol.path, b.symbol.line)));
+    let own_of = |t: SymbolId| -> Vec<Related> {
+        let mut v: Vec<Related> = store
+            .edges_out(t, EdgeKind::Contains, usize::MAX)
+            .edges
+            .into_iter()
+            .filter_map(|e| related(store, e.to, None))
+            .filter(|r| r.symbol.kind.is_callable())
+            .collect();
+        v.sort_by(|a, b| (&a.symbol.path, a.symbol.line).cmp(&(&b.symbol.path, b.symbol.line)));
+        v
+    };
+    let mut out = own_of(id);
+    if store.symbol(id).is_none_or(|s| s.kind != Kind::Class) {
+        return out;
+    }
+    let mut names: HashSet<String> = out.iter().map(|r| r.symbol.name.clone()).collect();
+    let mut seen = HashSet::from([id]);
+    let mut queue = VecDeque::from([id]);
+    while let Some(at) = queue.pop_front() {
+        for e in store.edges_out(at, EdgeKind::Implements, usize::MAX).edges {
+            if !seen.insert(e.to) {
+                continue;
+            }
+            queue.push_back(e.to);
+            let Some(base) = store.symbol(e.to) else {
+                continue;
+            };
+            for mut r in own_of(e.to) {
+                if names.insert(r.symbol.name.clone()) {
+                    r.via = Some(base.clone());
+                    out.push(r);
+                }
+            }
+        }
+    }
     out
 }
 

@@ -335,11 +335,11 @@ fn related(out: &mut Lines, s: &Section, of: &Item) {
     }
     out.push(format!("{title}:"));
     for item in s.items.iter().take(MAX_RESULTS) {
-        let via = item
-            .via
-            .as_ref()
-            .map(|v| format!(" (via {v})"))
-            .unwrap_or_default();
+        let via = match (&item.via, s.relation) {
+            (Some(v), Relation::Methods) => format!(" (inherited from {v})"),
+            (Some(v), _) => format!(" (via {v})"),
+            (None, _) => String::new(),
+        };
         out.def("  ", item, &via);
     }
     if s.total > MAX_RESULTS {

@@ -6,6 +6,30 @@ use std::fmt::Write as _;
 use super::super::score::{CaseScore, Summary, pct};
 use super::{Report, verdict};
 
+/// What `--engine auto` does (or would do) with the run's cases: how many local answers
+/// are certain, and, where a model answered the rest, what it spent and what the certain
+/// ones saved at that rate.
+fn routing_line(s: &Summary) -> Option<String> {
+    if s.certain == 0 {
+        return None;
+    }
+    let mut line = format!(
+        "routing: {} of {} cases certain locally (auto answers them with no model)",
+        s.certain, s.cases
+    );
+    if s.model_cases > 0 {
+        let mean = s.model_tokens / s.model_cases as u64;
+        let _ = write!(
+            line,
+            "; the model answered {} cases with {} tokens ({mean} per case), so about {} tokens saved",
+            s.model_cases,
+            s.model_tokens,
+            mean * s.certain as u64
+        );
+    }
+    Some(line)
+}
+
 /// Renders the report as plain text (no colour: it is read in CI logs as often as in a
 /// terminal). The last line is the verdict.
 pub fn render(report: &Report) -> String {
@@ -70,6 +94,9 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "{}", kind_row(kind.as_str(), s));
     }
     let _ = writeln!(out, "{}", kind_row("all", &report.summary));
+    if let Some(line) = routing_line(&report.summary) {
+        let _ = writeln!(out, "\n{line}");
+    }
 
     let failed: Vec<&CaseScore> = report
         .suites
