@@ -89,7 +89,8 @@ impl Routing {
         matches!(self, Routing::Certain { .. })
     }
 
-    /// One line for `_metadata.routing` and people.
+    /// The verdict in one line for people (a log, a report); `_metadata.routing` carries
+    /// the serialized value instead.
     pub fn describe(&self) -> String {
         match self {
             Routing::Certain { reason } => format!("answered locally: {reason}"),

@@ -255,17 +255,22 @@ fn endpoint_failing_with_500s_is_exit_3_with_a_partial_result() {
     assert_eq!(last["result"]["_metadata"]["partial"], true);
 }
 
-/// `--engine auto` with a model: a certain symbol answer makes no request; an uncertain
-/// question goes to the model as `--engine llm` would, and both say why.
-#[test]
-fn auto_answers_certain_questions_locally_and_sends_the_rest_to_the_model() {
-    let sb = Sandbox::new();
+/// A scripted model whose every reply submits an empty answer (up to 4 requests).
+fn model_that_submits_nothing() -> Server {
     let submit = tool_call(
         "call_1",
         "submit",
         &json!({"answer": "nothing specific", "relevant_files": []}),
     );
-    let server = Server::start(vec![submit], 4);
+    Server::start(vec![submit], 4)
+}
+
+/// `--engine auto` with a model: a certain symbol answer makes no request; an uncertain
+/// question goes to the model as `--engine llm` would, and both say why.
+#[test]
+fn auto_answers_certain_questions_locally_and_sends_the_rest_to_the_model() {
+    let sb = Sandbox::new();
+    let server = model_that_submits_nothing();
     let ask = |q: &str| {
         sb.cmd()
             .arg("-C")
@@ -301,12 +306,7 @@ fn auto_answers_certain_questions_locally_and_sends_the_rest_to_the_model() {
 #[test]
 fn eval_auto_routes_certain_cases_locally() {
     let sb = Sandbox::new();
-    let submit = tool_call(
-        "call_1",
-        "submit",
-        &json!({"answer": "nothing specific", "relevant_files": []}),
-    );
-    let server = Server::start(vec![submit], 4);
+    let server = model_that_submits_nothing();
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("auto.toml");
     std::fs::write(

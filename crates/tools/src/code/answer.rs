@@ -83,14 +83,6 @@ impl CodeAnswer {
         }
         out
     }
-
-    /// The first section of `relation`, when the answer has one.
-    pub fn section(&self, relation: Relation) -> Option<&Section> {
-        match self {
-            CodeAnswer::Found(f) => f.sections.iter().find(|s| s.relation == relation),
-            _ => None,
-        }
-    }
 }
 
 /// The query as the tool understood it, echoed for messages and consumers.

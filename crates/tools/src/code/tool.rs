@@ -207,9 +207,10 @@ fn items(matches: &[Match]) -> Vec<Item> {
 /// The answer for a name that did not resolve to one symbol.
 fn unresolved(op: Operation, q: &SymbolQuery, r: Resolution) -> CodeAnswer {
     match r {
+        // `One` is answered by the caller; it never reaches here.
         Resolution::One { .. } | Resolution::NotFound { .. } => {
-            let near = match r {
-                Resolution::NotFound { near } => items(&near),
+            let near = match &r {
+                Resolution::NotFound { near } => items(near),
                 _ => Vec::new(),
             };
             CodeAnswer::NotFound(NotFound {
