@@ -53,8 +53,27 @@ impl LocalPolicy {
             contents.insert(rel.to_string(), text);
             Some(terms)
         };
-        let ranked = LexIndex::select(idx.rank(&query.terms, &query.weights, &mut content, focus));
+        let mut ranked = idx.rank(&query.terms, &query.weights, &mut content, focus);
         let corpus = idx.corpus();
+        let hints = signals::of(&query.raw);
+        let bonuses = signals::bonuses(corpus, &hints, &mut |rel| read_small(&root, rel));
+        // The words choose the files (a report's hints must not crowd them out by raising
+        // the bar); the hints add the files they point at and reorder.
+        let chosen: Vec<usize> = LexIndex::select(ranked.clone())
+            .iter()
+            .map(|r| r.file)
+            .collect();
+        let pointed: Vec<usize> = bonuses
+            .iter()
+            .filter(|b| b.1 >= MIN_SIGNAL)
+            .map(|b| b.0)
+            .collect();
+        lift_named(&mut ranked, bonuses);
+        let ranked: Vec<rank::RankedFile> = ranked
+            .into_iter()
+            .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
+            .take(rank::MAX_FILES)
+            .collect();
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
         // other words.
@@ -350,6 +369,49 @@ impl LocalPolicy {
         }
     }
 }
+
+/// Lifts the files a report points at (see [`signals`]): each gets its hints' bonus on
+/// top of its score, cites the symbols they named first, and joins the ranking when the
+/// words alone missed it.
+fn lift_named(ranked: &mut Vec<rank::RankedFile>, bonuses: Vec<(usize, f64, Vec<usize>)>) {
+    if bonuses.is_empty() {
+        return;
+    }
+    for (file, bonus, named) in bonuses {
+        let at = match ranked.iter().position(|r| r.file == file) {
+            Some(at) => at,
+            None => {
+                ranked.push(rank::RankedFile {
+                    file,
+                    score: 0.0,
+                    lexical: 0.0,
+                    evidence: 0.0,
+                    matched: Vec::new(),
+                    symbols: Vec::new(),
+                });
+                ranked.len() - 1
+            }
+        };
+        let r = &mut ranked[at];
+        r.score += SIGNAL_WEIGHT * bonus;
+        // Named evidence is evidence: a file a traceback names is worth answering with.
+        r.evidence = r.evidence.max(rank::MIN_EVIDENCE);
+        let mut first: Vec<usize> = named;
+        first.dedup();
+        r.symbols.retain(|s| !first.contains(s));
+        first.append(&mut r.symbols);
+        r.symbols = first;
+    }
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
+}
+
+/// The least bonus that brings a file into a concept answer the words did not choose:
+/// a traceback frame or a title name in one file, not a name the prose mentions once.
+const MIN_SIGNAL: f64 = 0.4;
+
+/// How much a report's hints count against the words: the best file's word score is
+/// about 1, so an innermost traceback frame (1.0) is worth as much as the words.
+const SIGNAL_WEIGHT: f64 = 1.0;
 
 /// The `read` window covering the citations: from the first to the last cited line, at
 /// most 300 lines, starting a little before the first so a doc comment shows.

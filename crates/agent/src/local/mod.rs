@@ -37,6 +37,7 @@ pub mod rank;
 pub mod routing;
 pub mod scan;
 mod search;
+mod signals;
 mod suggest;
 mod symbol;
 pub mod text;
