@@ -75,24 +75,29 @@ pub struct Hint {
     pub source: Source,
 }
 
+/// Compiles a constant pattern: the unit tests compile each one, so it cannot fail here.
+#[allow(
+    clippy::expect_used,
+    reason = "constant patterns, compiled by the tests"
+)]
+fn pattern(re: &str) -> Regex {
+    Regex::new(re).expect("a constant pattern")
+}
+
 /// `File "…/jinja2/compiler.py", line 1234, in visit_Name`.
-static PY_FRAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?"#)
-        .expect("a valid regex")
-});
+static PY_FRAME: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r#"File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?"#));
 
 /// A source path, optionally with a line: `container.py:187`, `/go/src/x/y.go:42`.
 static PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s(`'\x22\[])((?:[\w.-]+/)*[\w-]+\.(?:py|go|ts|tsx|js|jsx|mjs|cjs|rs|java|rb))(?::(\d+))?\b")
-        .expect("a valid regex")
+    pattern(
+        r"(?:^|[\s(`'\x22\[])((?:[\w.-]+/)*[\w-]+\.(?:py|go|ts|tsx|js|jsx|mjs|cjs|rs|java|rb))(?::(\d+))?\b",
+    )
 });
 
 /// `ValueError: year 52383 is out of range`, `pkg.errors.ParseError: …`, `panic: …`.
 static RAISED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|panic):\s+(.{12,})$",
-    )
-    .expect("a valid regex")
+    pattern(r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|panic):\s+(.{12,})$")
 });
 
 /// The hints of `question`, strongest first; empty for a short question.
