@@ -53,7 +53,22 @@ impl LocalPolicy {
             contents.insert(rel.to_string(), text);
             Some(terms)
         };
-        let mut ranked = idx.rank(&query.terms, &query.weights, &mut content, focus);
+        // The project's own name ("where does chi respond with 405") matches a file that
+        // carries it, not the topic.
+        let project = project::words(&root, &idx.corpus().files);
+        let weights: Vec<f64> = query
+            .terms
+            .iter()
+            .zip(&query.weights)
+            .map(|(t, w)| {
+                if project.contains(t) {
+                    w * project::PROJECT_WORD_WEIGHT
+                } else {
+                    *w
+                }
+            })
+            .collect();
+        let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
         let corpus = idx.corpus();
         let hints = signals::of(&query.raw);
         let bonuses = signals::bonuses(corpus, &hints, &mut |rel| read_small(&root, rel));

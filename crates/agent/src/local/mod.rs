@@ -32,6 +32,7 @@ pub mod corpus;
 pub mod evidence;
 pub mod lexical;
 mod lines;
+mod project;
 pub mod query;
 pub mod rank;
 pub mod routing;
