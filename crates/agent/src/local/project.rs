@@ -16,9 +16,7 @@ pub const PROJECT_WORD_WEIGHT: f64 = 0.2;
 pub fn words(root: &Path, files: &[String]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     if let Ok(gomod) = std::fs::read_to_string(root.join("go.mod"))
-        && let Some(module) = gomod
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("module "))
+        && let Some(module) = gomod.lines().find_map(|l| l.trim().strip_prefix("module "))
     {
         let segment = module
             .trim()
@@ -46,7 +44,9 @@ pub fn words(root: &Path, files: &[String]) -> Vec<String> {
     }
     let mut out: Vec<String> = Vec::new();
     for name in names {
-        let bare = name.trim_end_matches(|c: char| c.is_ascii_digit()).to_string();
+        let bare = name
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .to_string();
         for n in [name, bare] {
             for w in text::index_terms(&n) {
                 if !out.contains(&w) {
@@ -74,7 +74,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("chi-5.0.7");
         std::fs::create_dir_all(&root).unwrap();
-        std::fs::write(root.join("go.mod"), "module github.com/go-chi/chi/v5\n\ngo 1.14\n").unwrap();
+        std::fs::write(
+            root.join("go.mod"),
+            "module github.com/go-chi/chi/v5\n\ngo 1.14\n",
+        )
+        .unwrap();
         let files = vec!["chi.go".to_string(), "mux.go".to_string()];
         assert_eq!(words(&root, &files), vec!["chi".to_string()]);
 
