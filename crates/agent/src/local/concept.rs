@@ -444,8 +444,7 @@ fn clusters(mut cites: Vec<Cite>) -> Vec<Vec<Cite>> {
     for c in cites {
         match groups.last_mut() {
             Some(g)
-                if c.end_line.max(c.line) + 1
-                    <= g[0].line.saturating_sub(2).max(1) + READ_WINDOW =>
+                if c.end_line.max(c.line) < g[0].line.saturating_sub(2).max(1) + READ_WINDOW =>
             {
                 g.push(c)
             }
