@@ -749,6 +749,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
             .filter(|(_, n)| {
                 let opens = !mid && tokens.first().is_some_and(|t| t == *n);
                 n.contains('`')
+                    || written_as_call(n)
                     || clean_ident(n).is_some_and(|c| {
                         is_identifier_like(&c)
                             || (!opens && c.len() > 1 && c.starts_with(char::is_uppercase))
@@ -797,7 +798,8 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     let ident = clean_ident(token)?;
     let opens = !mid && tokens.first().is_some_and(|t| t == token);
     let capital = ident.chars().next().is_some_and(char::is_uppercase) && ident.len() > 1;
-    let looks = backticked || is_identifier_like(&ident) || (capital && !opens);
+    let looks =
+        backticked || written_as_call(token) || is_identifier_like(&ident) || (capital && !opens);
     let plain = ident.chars().all(|c| c.is_alphanumeric() || c == '_');
     // A plain lower-case word is a symbol in a relaxed slot ("who calls dispatch"), or
     // with a kind hint ("function dispatch") or an owner ("the send method of Client").
@@ -813,6 +815,19 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         None => ident,
     };
     Some(SymbolRef::new(name, kind).within(places))
+}
+
+/// `chain()`, `db.open()`: a word written as a call is a name, as a backticked one is.
+fn written_as_call(token: &str) -> bool {
+    token
+        .trim_end_matches(['?', '.', '!', ',', ':', ';'])
+        .strip_suffix("()")
+        .is_some_and(|name| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
 }
 
 /// Strips backticks, call parentheses, receiver syntax and trailing punctuation from a
@@ -1041,6 +1056,10 @@ mod tests {
         assert_eq!(
             parse("list the methods on middleware.Compressor").intent,
             Intent::Methods(sym("middleware.Compressor"))
+        );
+        assert_eq!(
+            parse("what calls the unexported chain() helper").intent,
+            Intent::Callers(placed("chain", None, &["unexported"]))
         );
         // The clause ends at a comma or a parenthesis.
         assert_eq!(
