@@ -13,18 +13,20 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use explore_tools::Finding;
 
+use explore_tools::ToolName;
+
 use crate::result::{Location, RelevantFile, Role};
 use crate::specs::SubmitArgs;
 
 /// How strongly a tool's finding says "this file matters": a symbol the code graph
 /// resolved beats lines read, which beat a search hit, which beats a directory listing.
 pub fn source_rank(tool: &str) -> u8 {
-    match tool {
-        "code" => 0,
-        "read" => 1,
-        "bash" => 2,
-        "tree" => 3,
-        _ => 4,
+    match ToolName::parse(tool) {
+        Some(ToolName::Code) => 0,
+        Some(ToolName::Read) => 1,
+        Some(ToolName::Bash) => 2,
+        Some(ToolName::Tree) => 3,
+        None => 4,
     }
 }
 
@@ -97,7 +99,7 @@ impl Evidence {
             }
             let Some(line) = f.line else { continue };
             let end = f.end_line.unwrap_or(line).max(line);
-            if tool == "read" && f.symbol.is_none() {
+            if ToolName::parse(tool) == Some(ToolName::Read) && f.symbol.is_none() {
                 if !covered(&entry.ranges, line, end) {
                     gain.locations += 1;
                     entry.ranges.push((line, end));

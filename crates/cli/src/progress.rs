@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 use explore_agent::{Event, EventSink};
+use explore_tools::ToolName;
 use explore_tools::code::progress::{self as index_progress, Phase, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -351,19 +352,19 @@ pub fn indexing(snap: &Snapshot) -> String {
 /// `code callers Plan`, `read internal/x.go:40`, `bash rg -n retry`, … at most ~60 chars.
 pub fn short_call(tool: &str, args: &serde_json::Value) -> String {
     let s = |k: &str| args.get(k).and_then(|v| v.as_str()).unwrap_or_default();
-    let detail = match tool {
-        "code" => format!("{} {}", s("operation"), s("symbol")),
-        "read" => match args.get("start_line").and_then(|v| v.as_u64()) {
+    let detail = match ToolName::parse(tool) {
+        Some(ToolName::Code) => format!("{} {}", s("operation"), s("symbol")),
+        Some(ToolName::Read) => match args.get("start_line").and_then(|v| v.as_u64()) {
             Some(line) => format!("{}:{line}", s("file")),
             None => s("file").to_string(),
         },
-        "tree" => match s("path") {
+        Some(ToolName::Tree) => match s("path") {
             "" => ".".to_string(),
             p => p.to_string(),
         },
-        "bash" => s("command").to_string(),
-        "submit" => "writing the answer".to_string(),
-        _ => args.to_string(),
+        Some(ToolName::Bash) => s("command").to_string(),
+        None if tool == explore_agent::specs::SUBMIT => "writing the answer".to_string(),
+        None => args.to_string(),
     };
     one_line(&format!("{tool} {}", detail.trim()), 60)
 }

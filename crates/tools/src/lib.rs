@@ -27,4 +27,4 @@ pub use error::{ErrorKind, ToolError};
 pub use registry::{Registry, RegistryOptions};
 pub use root::{RepoRoot, ResolvedPath, RootError};
 pub use spill::SpillStore;
-pub use tool::{Finding, Tool, ToolDetail, ToolOutput};
+pub use tool::{Finding, Tool, ToolDetail, ToolName, ToolOutput};

@@ -54,8 +54,8 @@ impl ReadTool {
 }
 
 impl Tool for ReadTool {
-    fn name(&self) -> &'static str {
-        "read"
+    fn name(&self) -> crate::ToolName {
+        crate::ToolName::Read
     }
 
     fn description(&self) -> &'static str {

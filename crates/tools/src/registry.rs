@@ -88,11 +88,12 @@ impl Registry {
 
     /// The tool names.
     pub fn names(&self) -> Vec<&'static str> {
-        self.tools.iter().map(|t| t.name()).collect()
+        self.tools.iter().map(|t| t.name().as_str()).collect()
     }
 
-    /// The tool called `name`.
+    /// The tool called `name` on the wire.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        let name = crate::ToolName::parse(name)?;
         self.tools.iter().find(|t| t.name() == name)
     }
 

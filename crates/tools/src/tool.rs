@@ -15,10 +15,55 @@ use serde::{Deserialize, Serialize};
 use crate::ToolError;
 use crate::code::CodeAnswer;
 
+/// The tools, by the name the model calls them by. A name from a model (or an MCP client,
+/// or the command line) is text until [`ToolName::parse`] says which tool it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ToolName {
+    /// Directory tree.
+    Tree,
+    /// Lines of a file.
+    Read,
+    /// Read-only shell commands.
+    Bash,
+    /// The code graph.
+    Code,
+}
+
+impl ToolName {
+    /// Every tool, in the order they are offered to the model.
+    pub const ALL: [ToolName; 4] = [
+        ToolName::Tree,
+        ToolName::Read,
+        ToolName::Bash,
+        ToolName::Code,
+    ];
+
+    /// The name on the wire (`tree`, `read`, `bash`, `code`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolName::Tree => "tree",
+            ToolName::Read => "read",
+            ToolName::Bash => "bash",
+            ToolName::Code => "code",
+        }
+    }
+
+    /// The tool a wire name names, if any.
+    pub fn parse(name: &str) -> Option<ToolName> {
+        ToolName::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for ToolName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One tool the model can call.
 pub trait Tool: Send + Sync {
-    /// The name the model calls it by (`tree`, `read`, `bash`, `code`).
-    fn name(&self) -> &'static str;
+    /// Which tool it is; its wire name is `name().as_str()`.
+    fn name(&self) -> ToolName;
     /// The description sent to the model, from `prompts/tools/<name>.md`.
     fn description(&self) -> &'static str;
     /// The JSON schema of the arguments object.
@@ -110,6 +155,22 @@ impl Finding {
             line: Some(line),
             end_line: Some(end_line),
             ..Self::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolName;
+
+    #[test]
+    fn wire_names_round_trip_and_nothing_else_parses() {
+        for t in ToolName::ALL {
+            assert_eq!(ToolName::parse(t.as_str()), Some(t));
+            assert_eq!(t.to_string(), t.as_str());
+        }
+        for other in ["submit", "Code", "", "read "] {
+            assert_eq!(ToolName::parse(other), None, "{other:?}");
         }
     }
 }

@@ -81,8 +81,8 @@ impl Dir {
 }
 
 impl Tool for TreeTool {
-    fn name(&self) -> &'static str {
-        "tree"
+    fn name(&self) -> crate::ToolName {
+        crate::ToolName::Tree
     }
 
     fn description(&self) -> &'static str {

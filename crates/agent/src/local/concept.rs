@@ -235,7 +235,7 @@ impl LocalPolicy {
                     types,
                 };
                 let args = json!({"file": path, "start_line": start, "num_lines": num});
-                calls.push(self.call("read", args, Some(Purpose::Read { file })));
+                calls.push(self.call(ToolName::Read, args, Some(Purpose::Read { file })));
             }
         }
         // Follow the best file's best callable one step through the call graph. "How"
@@ -251,7 +251,7 @@ impl LocalPolicy {
             let args = json!({"operation": op, "symbol": s.display, "file": path});
             let from = s.display.clone();
             calls.push(self.call(
-                "code",
+                ToolName::Code,
                 args,
                 Some(Purpose::Expand {
                     op,

@@ -48,7 +48,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use explore_tools::code::GraphStore;
-use explore_tools::{Finding, Registry, ToolDetail};
+use explore_tools::{Finding, Registry, ToolDetail, ToolName};
 use serde_json::{Value, json};
 
 use crate::policy::{Engine, Message, Policy, PolicyError, ToolCall, Turn, TurnRequest, TurnUsage};
@@ -254,7 +254,12 @@ impl LocalPolicy {
         self.index.clone()
     }
 
-    fn call(&mut self, name: &str, args: Value, purpose: Option<Purpose>) -> ToolCall {
+    fn call(&mut self, tool: ToolName, args: Value, purpose: Option<Purpose>) -> ToolCall {
+        self.request(tool.as_str(), args, purpose)
+    }
+
+    /// A call by wire name: a tool's, or the loop's `submit`.
+    fn request(&mut self, name: &str, args: Value, purpose: Option<Purpose>) -> ToolCall {
         self.next_id += 1;
         let id = format!("local-{}", self.next_id);
         if let Some(p) = purpose {
@@ -288,7 +293,7 @@ impl LocalPolicy {
         if calls.is_empty() || final_turn {
             self.phase = Phase::Done;
             let args = self.submission(&query);
-            let submit = self.call(SUBMIT, args, None);
+            let submit = self.request(SUBMIT, args, None);
             return turn(vec![submit]);
         }
         self.phase = Phase::Waiting;

@@ -241,7 +241,7 @@ impl LocalPolicy {
                     .unwrap_or(start);
                 let num = (last + 1).saturating_sub(start).clamp(1, 300);
                 let args = json!({"file": path, "start_line": start, "num_lines": num});
-                calls.push(self.call("read", args, Some(Purpose::TextRead { entries: w })));
+                calls.push(self.call(ToolName::Read, args, Some(Purpose::TextRead { entries: w })));
             }
         }
         Some(calls)

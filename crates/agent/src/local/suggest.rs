@@ -30,7 +30,7 @@ impl LocalPolicy {
             .into_iter()
             .map(|name| {
                 let args = json!({"operation": "find", "symbol": name});
-                self.call("code", args, Some(Purpose::Suggest))
+                self.call(ToolName::Code, args, Some(Purpose::Suggest))
             })
             .collect()
     }

@@ -26,7 +26,7 @@ impl LocalPolicy {
             Intent::Trace { from, to } => {
                 let args = json!({"operation": "trace", "symbol": from.name, "to": to.name});
                 vec![self.call(
-                    "code",
+                    ToolName::Code,
                     args,
                     Some(Purpose::Code {
                         op: "trace",
@@ -42,7 +42,7 @@ impl LocalPolicy {
                 // Package and module words (`sym.within`) are not sent as a `file` filter,
                 // which could match nothing: the candidates are narrowed by them after.
                 let args = json!({"operation": op, "symbol": sym.name});
-                vec![self.call("code", args, Some(Purpose::Code { op, sym }))]
+                vec![self.call(ToolName::Code, args, Some(Purpose::Code { op, sym }))]
             }
         }
     }
@@ -200,7 +200,7 @@ impl LocalPolicy {
                         _ => json!({"operation": op, "symbol": name, "file": c.path}),
                     };
                     calls.push(self.call(
-                        "code",
+                        ToolName::Code,
                         args,
                         Some(Purpose::Narrowed {
                             op,
@@ -216,7 +216,7 @@ impl LocalPolicy {
                 if instead.contains(&Operation::Usages) {
                     let args = json!({"operation": "usages", "symbol": sym.name});
                     return vec![self.call(
-                        "code",
+                        ToolName::Code,
                         args,
                         Some(Purpose::Code {
                             op: "usages",
@@ -258,7 +258,7 @@ impl LocalPolicy {
                     let a = json!({"operation": "callees", "symbol": from.name});
                     let b = json!({"operation": "callers", "symbol": to.name});
                     let ca = self.call(
-                        "code",
+                        ToolName::Code,
                         a,
                         Some(Purpose::Code {
                             op: "callees",
@@ -266,7 +266,7 @@ impl LocalPolicy {
                         }),
                     );
                     let cb = self.call(
-                        "code",
+                        ToolName::Code,
                         b,
                         Some(Purpose::Code {
                             op: "callers",

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use explore_agent::{Event, EventSink, ExploreResult};
 use explore_tools::code::CodeAnswer;
-use explore_tools::{Registry, ToolError, ToolOutput};
+use explore_tools::{Registry, ToolError, ToolName, ToolOutput};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
@@ -312,21 +312,20 @@ fn tool_list(registry: &Registry, local: bool) -> Vec<Tool> {
     let mut tools = vec![explore];
     for tool in registry.tools() {
         let title = match tool.name() {
-            "code" => "Code graph: definitions, callers, implementations, traces",
-            "read" => "Read lines of a file",
-            "tree" => "Directory tree",
-            "bash" => "Read-only shell (sandboxed)",
-            other => other,
+            ToolName::Code => "Code graph: definitions, callers, implementations, traces",
+            ToolName::Read => "Read lines of a file",
+            ToolName::Tree => "Directory tree",
+            ToolName::Bash => "Read-only shell (sandboxed)",
         };
         let mut listed = Tool::new(
-            tool.name(),
+            tool.name().as_str(),
             tool.description(),
             schema_object(Ok(tool.parameters())),
         )
         .with_title(title)
         .annotate(annotations(title, false));
         // The one tool with a typed answer: every result it returns carries it.
-        if tool.name() == "code" {
+        if tool.name() == ToolName::Code {
             listed = listed.with_raw_output_schema(output_schema(serde_json::to_value(
                 schemars::schema_for!(CodeAnswer),
             )));

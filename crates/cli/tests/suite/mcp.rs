@@ -194,7 +194,10 @@ fn lists_the_tools_the_model_gets_annotated_read_only() {
     // The repository tools are offered exactly as the model gets them.
     let registry = Registry::new(RepoRoot::new(relay()).unwrap(), RegistryOptions::default());
     for tool in registry.tools() {
-        let listed = tools.iter().find(|t| t["name"] == tool.name()).unwrap();
+        let listed = tools
+            .iter()
+            .find(|t| t["name"] == tool.name().as_str())
+            .unwrap();
         assert_eq!(listed["description"], tool.description(), "{}", tool.name());
         assert_eq!(listed["inputSchema"], tool.parameters(), "{}", tool.name());
     }

@@ -1274,8 +1274,8 @@ fn split_path_line(line: &str) -> Option<(&str, u32)> {
 }
 
 impl Tool for BashTool {
-    fn name(&self) -> &'static str {
-        "bash"
+    fn name(&self) -> crate::ToolName {
+        crate::ToolName::Bash
     }
 
     fn description(&self) -> &'static str {

@@ -311,8 +311,8 @@ impl CodeGraph {
 }
 
 impl Tool for CodeTool {
-    fn name(&self) -> &'static str {
-        "code"
+    fn name(&self) -> crate::ToolName {
+        crate::ToolName::Code
     }
 
     fn description(&self) -> &'static str {
