@@ -88,6 +88,45 @@ fn pattern(re: &str) -> Regex {
 static PY_FRAME: LazyLock<Regex> =
     LazyLock::new(|| pattern(r#"File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?"#));
 
+/// A Go stack frame's location line: `\t/home/u/src/app/server.go:42 +0x1d`.
+static GO_FRAME: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s+(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$"));
+
+/// A JavaScript or TypeScript stack frame: `at Router.handle (/app/src/router.js:10:5)`.
+static JS_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"\bat (?:([\w.$<>]+) )?\(?([^\s()]+\.(?:js|mjs|cjs|jsx|ts|tsx)):(\d+):(\d+)\)?")
+});
+
+/// The frames of a Go panic or stack dump, innermost first, each with the function named
+/// on the line before its location (`pkg.(*Server).Serve(…)` → `Serve`).
+fn go_frames(text: &str) -> Vec<(String, Option<String>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(c) = GO_FRAME.captures(line) {
+            let func = i
+                .checked_sub(1)
+                .map(|j| lines[j].trim())
+                .and_then(|prev| prev.rfind('(').map(|open| &prev[..open]))
+                .filter(|f| !f.is_empty() && !f.contains(' '))
+                .map(leaf);
+            out.push((c[1].to_string(), func));
+        }
+    }
+    out
+}
+
+/// The last component of a qualified function name: `pkg.(*Server).Serve` → `Serve`,
+/// `Object.handle` → `handle`.
+fn leaf(qualified: &str) -> String {
+    qualified
+        .rsplit('.')
+        .next()
+        .unwrap_or(qualified)
+        .trim_matches(|c: char| c == '(' || c == ')' || c == '*')
+        .to_string()
+}
+
 /// A source path, optionally with a line: `container.py:187`, `/go/src/x/y.go:42`.
 static PATH: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
@@ -108,24 +147,27 @@ pub fn of(question: &str) -> Vec<Hint> {
         return Vec::new();
     }
     let mut hints = Vec::new();
-    // Traceback frames, in order: Python prints the innermost last.
-    let frames: Vec<(String, Option<String>)> = PY_FRAME
+    // Stack frames, innermost first (Python prints it last; Go and JavaScript first). The
+    // first frame in the repository weighs most: see `bonuses`.
+    let mut frames: Vec<(String, Option<String>)> = PY_FRAME
         .captures_iter(question)
         .map(|c| (c[1].to_string(), c.get(3).map(|m| m.as_str().to_string())))
         .collect();
-    for (i, (path, func)) in frames.iter().enumerate().rev() {
-        let source = if i + 1 == frames.len() {
-            Source::InnermostFrame
-        } else {
-            Source::Frame
-        };
+    frames.reverse();
+    frames.extend(go_frames(question));
+    frames.extend(
+        JS_FRAME
+            .captures_iter(question)
+            .map(|c| (c[2].to_string(), c.get(1).map(|m| leaf(m.as_str())))),
+    );
+    for (path, func) in frames {
         hints.push(Hint {
-            target: Target::Path(path.clone()),
-            source,
+            target: Target::Path(path),
+            source: Source::Frame,
         });
-        if let Some(f) = func.as_ref().filter(|f| !f.starts_with('<')) {
+        if let Some(f) = func.filter(|f| !f.starts_with('<') && !f.is_empty()) {
             hints.push(Hint {
-                target: Target::Name(f.clone()),
+                target: Target::Name(f),
                 source: Source::Frame,
             });
         }
@@ -225,6 +267,8 @@ pub fn bonuses(
 ) -> Vec<(usize, f64, Vec<usize>)> {
     let mut by_file: std::collections::BTreeMap<usize, (f64, Vec<usize>)> = Default::default();
     let mut seen: Vec<&Target> = Vec::new();
+    // Frames come innermost first; the first one in the repository is where it failed.
+    let mut innermost_taken = false;
     for h in hints {
         // A name said three times in the prose is one hint (its strongest mention).
         if seen.contains(&&h.target) {
@@ -237,7 +281,13 @@ pub fn bonuses(
                 if files.is_empty() {
                     continue;
                 }
-                let share = h.source.weight() / files.len() as f64;
+                let source = if h.source == Source::Frame && !innermost_taken {
+                    innermost_taken = true;
+                    Source::InnermostFrame
+                } else {
+                    h.source
+                };
+                let share = source.weight() / files.len() as f64;
                 for f in files {
                     by_file.entry(f).or_default().0 += share;
                 }
@@ -331,11 +381,16 @@ fn files_for_path(corpus: &Corpus, written: &str) -> Vec<usize> {
         .collect();
     for start in 0..parts.len() {
         let suffix = parts[start..].join("/");
+        let components = parts.len() - start;
+        // A file name alone matches only a file at the top, or a path written bare: a
+        // frame in `/usr/lib/python3/json/decoder.py` is not the repository's
+        // `pkg/decoder.py`.
         let hits: Vec<usize> = corpus
             .files
             .iter()
             .enumerate()
             .filter(|(_, f)| *f == &suffix || f.ends_with(&format!("/{suffix}")))
+            .filter(|(_, f)| components >= 2 || parts.len() == 1 || !f.contains('/'))
             .map(|(i, _)| i)
             .collect();
         if !hits.is_empty() {
@@ -423,6 +478,57 @@ mod tests {
     }
 
     #[test]
+    fn go_and_javascript_frames_innermost_first() {
+        let go = "panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n\
+            example.com/app/pkg.(*Server).Serve(0xc000010000)\n\
+            \t/home/u/src/app/pkg/server.go:42 +0x1d\n\
+            main.main()\n\
+            \t/home/u/src/app/main.go:12 +0x25\n";
+        let targets: Vec<Target> = of(go)
+            .into_iter()
+            .filter(|h| h.source == Source::Frame)
+            .map(|h| h.target)
+            .collect();
+        assert_eq!(
+            targets,
+            vec![
+                Target::Path("/home/u/src/app/pkg/server.go".into()),
+                Target::Name("Serve".into()),
+                Target::Path("/home/u/src/app/main.go".into()),
+                Target::Name("main".into()),
+            ]
+        );
+        let js = "TypeError: cannot read properties of undefined (reading 'id')\n    at Router.handle (/srv/app/src/router.js:10:5)\n    at /srv/app/src/index.js:3:1\n";
+        let targets: Vec<Target> = of(js)
+            .into_iter()
+            .filter(|h| h.source == Source::Frame)
+            .map(|h| h.target)
+            .collect();
+        assert_eq!(
+            targets,
+            vec![
+                Target::Path("/srv/app/src/router.js".into()),
+                Target::Name("handle".into()),
+                Target::Path("/srv/app/src/index.js".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_first_frame_in_the_repository_weighs_most_and_bare_names_need_a_folder() {
+        let c = corpus();
+        // The stdlib frame is innermost but not in the repository: `json/nodes.py` is not
+        // `src/pkg/nodes.py`.
+        let report = "boom\n\nTraceback (most recent call last):\n  \
+            File \"/venv/site-packages/pkg/api.py\", line 3, in go\n  \
+            File \"/usr/lib/python3/json/nodes.py\", line 9, in load\nValueError: x\n";
+        let b = bonuses(&c, &of(report), &mut |_| None);
+        let get = |f: usize| b.iter().find(|x| x.0 == f).map(|x| x.1);
+        assert_eq!(get(0), Some(1.0));
+        assert_eq!(get(2), None);
+    }
+
+    #[test]
     fn a_one_line_question_has_no_hints() {
         assert!(of("why does Node.__hash__ raise on parsed input").is_empty());
     }
@@ -448,7 +554,7 @@ mod tests {
             vec![
                 want(
                     Target::Path("/venv/lib/site-packages/pkg/compiler.py".into()),
-                    Source::InnermostFrame
+                    Source::Frame
                 ),
                 want(Target::Name("visit_Name".into()), Source::Frame),
                 want(Target::Path("repro.py".into()), Source::Frame),
