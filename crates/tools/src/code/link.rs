@@ -21,7 +21,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::extract::{
-    CallTarget, DEFAULT_EXPORT, FileFacts, Path, RawSymbol, Recv, SELF_MODULE, STAR, go_import_name,
+    CallTarget, DEFAULT_EXPORT, FileFacts, ImplBlock, Path, RawSymbol, Recv, SELF_MODULE, STAR,
+    go_import_name,
 };
 use super::model::{Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId};
 
@@ -69,9 +70,10 @@ enum Val {
 }
 
 struct FileScope {
-    /// Go package path or Python module name.
+    /// Go package path, Python module name, Rust module path (`crate.parser.lexer`), Java
+    /// package (empty for the default package).
     prefix: String,
-    /// Python: the package relative imports start from.
+    /// Python: the package relative imports start from. Rust: the crate root module.
     package: String,
     /// Local name → Go package path or Python absolute dotted target (TypeScript and
     /// JavaScript: the specifier as written).
@@ -79,7 +81,8 @@ struct FileScope {
     /// TypeScript and JavaScript: local name → the module it comes from (`None` outside
     /// the repository) and the exported name (`None` for the whole module).
     js: HashMap<String, (Option<usize>, Option<String>)>,
-    /// TypeScript and JavaScript: the modules re-exported whole (`export * from`).
+    /// TypeScript and JavaScript: the modules re-exported whole (`export * from`). Rust
+    /// and Java: the modules imported whole (`use super::*`, `import a.b.*`).
     stars: Vec<usize>,
 }
 
@@ -98,6 +101,9 @@ struct Linker<'a> {
     bases: HashMap<SymbolId, Vec<SymbolId>>,
     /// Methods by language family and name, for calls on values of unknown type.
     methods_by_name: HashMap<(Language, String), Vec<SymbolId>>,
+    /// Method → the type that contains it (`self`'s type; a Rust `impl` may be in
+    /// another module than its type).
+    owner_of: HashMap<SymbolId, SymbolId>,
 }
 
 /// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
@@ -148,6 +154,23 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 js: HashMap::new(),
                 stars: Vec::new(),
             },
+            Language::Rust => {
+                let (module, krate) = rust_module(input.path);
+                FileScope {
+                    prefix: module,
+                    package: krate,
+                    imports: HashMap::new(),
+                    js: HashMap::new(),
+                    stars: Vec::new(),
+                }
+            }
+            Language::Java => FileScope {
+                prefix: input.facts.package.clone(),
+                package: String::new(),
+                imports: HashMap::new(),
+                js: HashMap::new(),
+                stars: Vec::new(),
+            },
         });
     }
 
@@ -163,6 +186,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         methods: HashMap::new(),
         bases: HashMap::new(),
         methods_by_name: HashMap::new(),
+        owner_of: HashMap::new(),
     };
 
     // Modules and Go package names.
@@ -176,7 +200,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         }
         if input.language.family() == Language::TypeScript {
             l.module_file.entry(mi).or_insert(fi);
-        } else if input.language == Language::Python {
+        } else if matches!(input.language, Language::Python | Language::Rust) {
             l.module_file.insert(mi, fi);
             // Parent packages exist as modules even without their own symbols.
             let mut p = prefix.as_str();
@@ -187,7 +211,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 }
                 p = parent;
             }
-        } else if !input.facts.package.ends_with("_test") {
+        } else if input.language == Language::Go && !input.facts.package.ends_with("_test") {
             go_pkg_names
                 .entry(prefix)
                 .or_insert_with(|| input.facts.package.clone());
@@ -247,6 +271,21 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                     };
                     imports.insert(imp.local.clone(), target);
                 }
+                Language::Rust => {
+                    let target = rust_absolute(&l.scopes[fi], &imp.module, &l.modules);
+                    if imp.local == STAR {
+                        stars.extend(l.modules.get(&target).copied());
+                    } else {
+                        imports.insert(imp.local.clone(), target);
+                    }
+                }
+                Language::Java => {
+                    if imp.local == STAR {
+                        stars.extend(l.modules.get(&imp.module).copied());
+                    } else {
+                        imports.insert(imp.local.clone(), imp.module.clone());
+                    }
+                }
             }
         }
         l.scopes[fi].imports = imports;
@@ -255,7 +294,9 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
     }
 
     // Symbols.
+    let mut first_sym = Vec::with_capacity(inputs.len());
     for (fi, input) in inputs.iter().enumerate() {
+        first_sym.push(l.symbols.len() as SymbolId);
         let file = &files[fi];
         for raw in &input.facts.symbols {
             let mut display_parts = raw.container.clone();
@@ -289,16 +330,25 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
     }
 
     let mut edges = Vec::new();
+    // Rust `impl` blocks: their methods belong to the type they name, wherever it is.
+    let mut impl_bases: Vec<(SymbolId, SymbolId)> = Vec::new();
+    for (fi, input) in inputs.iter().enumerate() {
+        for block in &input.facts.impls {
+            l.attach_impl(fi, first_sym[fi], block, &mut edges, &mut impl_bases);
+        }
+    }
     // Contains: type → method.
     for id in 0..l.symbols.len() as SymbolId {
         let (fi, raw) = l.raw[id as usize];
         if raw.kind != Kind::Method || raw.container.is_empty() {
             continue;
         }
-        let owner = format!("{}.{}", l.scopes[fi].prefix, raw.container.join("."));
-        if let Some(&t) = l.by_qname.get(&owner)
+        let owner = qualify(&l.scopes[fi].prefix, &raw.container.join("."));
+        if !l.owner_of.contains_key(&id)
+            && let Some(&t) = l.by_qname.get(&owner)
             && l.symbols[t as usize].kind.is_type()
         {
+            l.owner_of.insert(id, t);
             l.methods
                 .entry(t)
                 .or_default()
@@ -334,6 +384,12 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         }
         if !bs.is_empty() {
             l.bases.insert(id, bs);
+        }
+    }
+    for (t, tr) in impl_bases {
+        let bs = l.bases.entry(t).or_default();
+        if !bs.contains(&tr) {
+            bs.push(tr);
         }
     }
     // Implements.
@@ -385,6 +441,80 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
 
 fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// `prefix.name`, or `name` alone for an empty prefix (Java's default package).
+fn qualify(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// The module a dotted module path is in (`crate.a.b` → `crate.a`; a crate root is its
+/// own parent, as `super` at the root is an error anyway).
+fn parent_module(module: &str) -> &str {
+    module.rsplit_once('.').map_or(module, |(p, _)| p)
+}
+
+/// A Rust file's module path and its crate's root module. The crate is the directory
+/// above the last `src/` (its name, `-` read as `_`, or `crate` at the repository root);
+/// the module is the path below it (`src/parser/mod.rs` and `src/parser.rs` →
+/// `parser`, `src/lib.rs` and `src/main.rs` → the root). Files outside `src/` (`tests/`,
+/// `benches/`, `build.rs`) are modules of the root crate by their path.
+fn rust_module(path: &str) -> (String, String) {
+    let stem = path.strip_suffix(".rs").unwrap_or(path);
+    let at = stem
+        .match_indices("src/")
+        .filter(|(i, _)| *i == 0 || stem.as_bytes()[i - 1] == b'/')
+        .map(|(i, _)| i)
+        .last();
+    let (dir, rel) = match at {
+        Some(i) => (stem[..i].trim_end_matches('/'), &stem[i + 4..]),
+        None => ("", stem),
+    };
+    let krate = match dir.rsplit('/').next() {
+        Some(d) if !d.is_empty() => d.replace('-', "_"),
+        _ => "crate".to_string(),
+    };
+    let rel = rel.strip_suffix("/mod").unwrap_or(rel);
+    if at.is_some() && matches!(rel, "lib" | "main" | "mod") {
+        return (krate.clone(), krate);
+    }
+    (format!("{krate}.{}", rel.replace('/', ".")), krate)
+}
+
+/// A Rust `use` path made absolute: `crate::`, `self::` and `super::` from the file's
+/// module, a first segment naming a child module of the file's module or of the crate
+/// root (2015-style paths), anything else (`std`, another crate) as written.
+fn rust_absolute(scope: &FileScope, written: &str, modules: &HashMap<String, usize>) -> String {
+    let mut segs = written.split('.');
+    let first = segs.next().unwrap_or("");
+    let mut base = match first {
+        "crate" => scope.package.clone(),
+        "self" => scope.prefix.clone(),
+        "super" => parent_module(&scope.prefix).to_string(),
+        _ => {
+            let child = qualify(&scope.prefix, first);
+            let from_root = qualify(&scope.package, first);
+            if modules.contains_key(&child) {
+                child
+            } else if modules.contains_key(&from_root) {
+                from_root
+            } else {
+                return written.to_string();
+            }
+        }
+    };
+    for s in segs {
+        if s == "super" {
+            base = parent_module(&base).to_string();
+        } else {
+            base = qualify(&base, s);
+        }
+    }
+    base
 }
 
 /// Extensions a TypeScript or JavaScript module specifier may name or leave out.
@@ -496,6 +626,70 @@ fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
 impl Linker<'_> {
     fn lang(&self, fi: usize) -> Language {
         self.inputs[fi].language
+    }
+
+    /// Attaches a Rust `impl` block's methods to the type it names (resolved in its file,
+    /// inline modules first): a `Contains` edge each, the qualified name under the type's
+    /// (`crate.ast.Node.walk` for an `impl Node` in `crate.visit`), and the trait of
+    /// `impl Trait for Type` as a base of the type.
+    fn attach_impl(
+        &mut self,
+        fi: usize,
+        first: SymbolId,
+        block: &ImplBlock,
+        edges: &mut Vec<Edge>,
+        impl_bases: &mut Vec<(SymbolId, SymbolId)>,
+    ) {
+        let in_module = |p: &Path| -> Path {
+            let mut q = block.module.clone();
+            q.extend(p.iter().cloned());
+            q
+        };
+        let resolve = |l: &Self, p: &Path| -> Option<SymbolId> {
+            let found = if block.module.is_empty() {
+                None
+            } else {
+                l.resolve_path(fi, &in_module(p))
+            };
+            match found.or_else(|| l.resolve_path(fi, p)) {
+                Some(Ent::Sym(s)) if l.symbols[s as usize].kind.is_type() => Some(s),
+                _ => None,
+            }
+        };
+        let Some(t) = resolve(self, &block.ty) else {
+            return;
+        };
+        if let Some(tr) = block.trait_.as_ref().and_then(|p| resolve(self, p))
+            && tr != t
+        {
+            impl_bases.push((t, tr));
+        }
+        let (tq, td) = {
+            let ts = &self.symbols[t as usize];
+            (ts.qname.clone(), ts.display.clone())
+        };
+        for &i in &block.methods {
+            let id = first + i;
+            let Some(sym) = self.symbols.get_mut(id as usize) else {
+                continue;
+            };
+            let name = sym.name.clone();
+            let qname = format!("{tq}.{name}");
+            if sym.qname != qname {
+                sym.qname = qname.clone();
+                sym.display = format!("{td}.{name}");
+                self.by_qname.entry(qname).or_insert(id);
+            }
+            self.owner_of.insert(id, t);
+            self.methods.entry(t).or_default().entry(name).or_insert(id);
+            edges.push(Edge {
+                from: t,
+                to: id,
+                kind: EdgeKind::Contains,
+                line: sym.line,
+                inferred: false,
+            });
+        }
     }
 
     fn sym_or_module(&self, dotted: &str) -> Option<Ent> {
@@ -643,6 +837,43 @@ impl Linker<'_> {
                     return None;
                 }
             }
+            Language::Rust => match head.as_str() {
+                "crate" => Ent::Module(*self.modules.get(&scope.package)?),
+                "self" => Ent::Module(*self.modules.get(&scope.prefix)?),
+                "super" => Ent::Module(*self.modules.get(parent_module(&scope.prefix))?),
+                _ => {
+                    let q = qualify(&scope.prefix, head);
+                    if let Some(e) = self.sym_or_module(&q) {
+                        e
+                    } else if let Some(target) = scope.imports.get(head) {
+                        self.resolve_import_target(target, 0)?
+                    } else {
+                        scope
+                            .stars
+                            .iter()
+                            .find_map(|&m| self.module_member(m, head, 0))?
+                    }
+                }
+            },
+            Language::Java => {
+                let q = qualify(&scope.prefix, head);
+                if let Some(&s) = self.by_qname.get(&q) {
+                    Ent::Sym(s)
+                } else if let Some(target) = scope.imports.get(head) {
+                    self.resolve_import_target(target, 0)?
+                } else if let Some(s) = scope.stars.iter().find_map(|&m| {
+                    self.by_qname
+                        .get(&format!("{}.{head}", self.module_names[m]))
+                        .copied()
+                }) {
+                    Ent::Sym(s)
+                } else if head.starts_with(char::is_uppercase) {
+                    // `java.lang` and the classes of packages imported whole from outside.
+                    Ent::External
+                } else {
+                    return None;
+                }
+            }
         };
         for seg in &path[1..] {
             cur = match cur {
@@ -656,6 +887,10 @@ impl Linker<'_> {
                     Language::TypeScript | Language::Tsx | Language::JavaScript => {
                         self.js_member(m, seg, 0)?
                     }
+                    Language::Rust if seg == "super" => {
+                        Ent::Module(*self.modules.get(parent_module(&self.module_names[m]))?)
+                    }
+                    Language::Rust | Language::Java => self.module_member(m, seg, 0)?,
                 },
                 Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
             };
@@ -721,8 +956,8 @@ impl Linker<'_> {
                 if oraw.container.is_empty() {
                     return Val::Unknown;
                 }
-                let q = format!("{}.{}", self.scopes[ofi].prefix, oraw.container.join("."));
-                match self.by_qname.get(&q) {
+                let q = qualify(&self.scopes[ofi].prefix, &oraw.container.join("."));
+                match self.owner_of.get(&owner).or_else(|| self.by_qname.get(&q)) {
                     Some(&c) if matches!(recv, Recv::Super) => Val::Super(c),
                     Some(&c) => Val::Type(c),
                     None => Val::Unknown,
@@ -775,8 +1010,8 @@ impl Linker<'_> {
         }
         match self.lang(self.symbols[t as usize].file as usize) {
             // A Go struct's fields are all declared: a missing one is promoted from a type
-            // outside the repository.
-            Language::Go => Val::External,
+            // outside the repository. A Rust struct's are all declared.
+            Language::Go | Language::Rust => Val::External,
             _ => Val::Unknown,
         }
     }
@@ -803,9 +1038,10 @@ impl Linker<'_> {
                 Some(_) => (Vec::new(), false),
                 None if p.len() > 1 => {
                     // A head that resolves to nothing but is not an import: a package-level
-                    // value, or a name the extractor could not type.
+                    // value, or a name the extractor could not type. A Rust path is a
+                    // path, never a value (`String::new`, `io::stdin`).
                     let head_known = self.scopes[fi].imports.contains_key(&p[0]);
-                    if head_known {
+                    if head_known || self.lang(fi) == Language::Rust {
                         (Vec::new(), false)
                     } else {
                         self.by_name(fi, p.last().map_or("", String::as_str))

@@ -35,7 +35,7 @@ pub enum Kind {
     Struct,
     /// A Go interface type.
     Interface,
-    /// A Python class.
+    /// A Python, TypeScript or Java class (a Java record too).
     Class,
     /// Any other named type: Go `type IssueID int64`, aliases, Python type aliases.
     Type,
@@ -110,6 +110,10 @@ pub enum Language {
     Tsx,
     /// `.js`, `.jsx`, `.mjs`, `.cjs` files.
     JavaScript,
+    /// `.rs` files.
+    Rust,
+    /// `.java` files.
+    Java,
 }
 
 impl Language {
@@ -122,6 +126,8 @@ impl Language {
             "ts" | "mts" | "cts" => Some(Language::TypeScript),
             "tsx" => Some(Language::Tsx),
             "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
+            "rs" => Some(Language::Rust),
+            "java" => Some(Language::Java),
             _ => None,
         }
     }
@@ -134,16 +140,20 @@ impl Language {
             Language::TypeScript => "typescript",
             Language::Tsx => "tsx",
             Language::JavaScript => "javascript",
+            Language::Rust => "rust",
+            Language::Java => "java",
         }
     }
 
     /// Every language, in the order `explore index` lists them.
-    pub const ALL: [Language; 5] = [
+    pub const ALL: [Language; 7] = [
         Language::Go,
         Language::Python,
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
+        Language::Rust,
+        Language::Java,
     ];
 
     /// Parses the name [`Language::as_str`] gives.

@@ -1,0 +1,705 @@
+//! Rust: module-level items (and those of inline `mod` blocks) are definitions; the
+//! functions of `impl` and `trait` blocks are methods. An `impl` block may sit in any file
+//! of the crate, so its methods are recorded with the type as written (`impl Foo`,
+//! `impl fmt::Display for crate::Foo`) in [`ImplBlock`] and the linker attaches them to
+//! the type it names. Imports are `use` declarations, kept as written (`crate::a::B`,
+//! `super::*`); the linker makes them absolute. Each function body is walked once for its
+//! calls, typing local variables from annotations, struct literals and call results; calls
+//! written inside macro arguments (`assert_eq!(x.len(), 1)`) are read from the macro's
+//! tokens, since the grammar does not parse them as expressions.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Tree};
+
+use super::{
+    CallTarget, FileFacts, ImplBlock, Import, Path, RawCall, RawSymbol, Recv, STAR, first_line,
+    line_of, named_children, shorten, text, walk_pruned,
+};
+use crate::code::model::Kind;
+
+/// Generic wrappers whose first type argument is the type whose methods are called
+/// (`Box<Parser>`, `Result<Self, Error>` → `Parser`, `Self`).
+const WRAPPERS: [&str; 9] = [
+    "Box", "Rc", "Arc", "Option", "Result", "RefCell", "Cell", "Mutex", "RwLock",
+];
+
+struct Extractor<'s> {
+    src: &'s str,
+    facts: FileFacts,
+}
+
+pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
+    let mut x = Extractor {
+        src,
+        facts: FileFacts::default(),
+    };
+    x.items(tree.root_node(), &[]);
+    x.facts
+}
+
+/// The first line of the `///` doc comment above an item, attributes between them skipped.
+fn doc_above(node: Node<'_>, src: &str) -> Option<String> {
+    let mut prev = node.prev_sibling();
+    let mut first = None;
+    let mut next_row = node.start_position().row;
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => {}
+            "line_comment" if text(p, src).starts_with("///") => {
+                if p.end_position().row + 1 < next_row {
+                    break;
+                }
+                first = Some(p);
+            }
+            "block_comment" if text(p, src).starts_with("/**") => {
+                if p.end_position().row + 1 < next_row {
+                    break;
+                }
+                first = Some(p);
+                break;
+            }
+            _ => break,
+        }
+        next_row = p.start_position().row;
+        prev = p.prev_sibling();
+    }
+    let first = first?;
+    // A run of `///` lines: the first non-empty line from the top.
+    let mut n = Some(first);
+    while let Some(c) = n {
+        let t = text(c, src)
+            .trim_start_matches("/**")
+            .trim_start_matches("///")
+            .trim_end_matches("*/")
+            .lines()
+            .map(|l| l.trim().trim_start_matches('*').trim())
+            .find(|l| !l.is_empty());
+        if let Some(t) = t {
+            return Some(shorten(t, 160));
+        }
+        n = c.next_sibling().filter(|s| s.kind() == "line_comment");
+    }
+    None
+}
+
+impl Extractor<'_> {
+    /// The items of a file or of an inline module; `module` is the inline module path.
+    fn items(&mut self, list: Node<'_>, module: &[String]) {
+        let src = self.src;
+        for item in named_children(list) {
+            match item.kind() {
+                "use_declaration" => {
+                    if let Some(arg) = item.child_by_field_name("argument") {
+                        self.use_tree(arg, &[]);
+                    }
+                }
+                "mod_item" => {
+                    if let (Some(name), Some(body)) = (
+                        item.child_by_field_name("name"),
+                        item.child_by_field_name("body"),
+                    ) {
+                        let mut inner = module.to_vec();
+                        inner.push(text(name, src).to_string());
+                        self.items(body, &inner);
+                    }
+                }
+                "function_item" => {
+                    if let Some(name) = item.child_by_field_name("name") {
+                        let sym = self.symbol(text(name, src), Kind::Function, item, module);
+                        self.function(sym, item, None);
+                    }
+                }
+                "struct_item" | "union_item" => {
+                    if let Some(mut sym) = self.named(item, Kind::Struct, module) {
+                        if let Some(body) = item.child_by_field_name("body") {
+                            for f in named_children(body) {
+                                if f.kind() != "field_declaration" {
+                                    continue;
+                                }
+                                if let Some(n) = f.child_by_field_name("name") {
+                                    let recv = f
+                                        .child_by_field_name("type")
+                                        .and_then(|t| value_type(t, src, None))
+                                        .map_or(Recv::Opaque, Recv::Typed);
+                                    sym.fields.push((text(n, src).to_string(), recv));
+                                }
+                            }
+                        }
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "enum_item" | "type_item" => {
+                    if let Some(sym) = self.named(item, Kind::Type, module) {
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "const_item" => {
+                    if let Some(sym) = self.named(item, Kind::Const, module) {
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "static_item" => {
+                    if let Some(sym) = self.named(item, Kind::Var, module) {
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "trait_item" => self.trait_item(item, module),
+                "impl_item" => self.impl_item(item, module),
+                _ => {}
+            }
+        }
+    }
+
+    fn symbol(&self, name: &str, kind: Kind, node: Node<'_>, module: &[String]) -> RawSymbol {
+        let mut sym = RawSymbol::new(name.to_string(), kind, node, self.src);
+        sym.container = module.to_vec();
+        sym.doc = doc_above(node, self.src);
+        sym
+    }
+
+    fn named(&self, item: Node<'_>, kind: Kind, module: &[String]) -> Option<RawSymbol> {
+        let name = item.child_by_field_name("name")?;
+        Some(self.symbol(text(name, self.src), kind, item, module))
+    }
+
+    fn trait_item(&mut self, item: Node<'_>, module: &[String]) {
+        let src = self.src;
+        let Some(mut sym) = self.named(item, Kind::Interface, module) else {
+            return;
+        };
+        if let Some(bounds) = item.child_by_field_name("bounds") {
+            for b in named_children(bounds) {
+                if let Some(p) = value_type(b, src, None) {
+                    sym.bases.push(p);
+                }
+            }
+        }
+        let name = sym.name.clone();
+        self.facts.symbols.push(sym);
+        let mut container = module.to_vec();
+        container.push(name.clone());
+        if let Some(body) = item.child_by_field_name("body") {
+            for f in named_children(body) {
+                if matches!(f.kind(), "function_item" | "function_signature_item")
+                    && let Some(n) = f.child_by_field_name("name")
+                {
+                    let m = self.symbol(text(n, src), Kind::Method, f, &container);
+                    self.function(m, f, Some(&name));
+                }
+            }
+        }
+    }
+
+    fn impl_item(&mut self, item: Node<'_>, module: &[String]) {
+        let src = self.src;
+        let Some(ty) = item
+            .child_by_field_name("type")
+            .and_then(|t| value_type(t, src, None))
+        else {
+            return;
+        };
+        let trait_ = item
+            .child_by_field_name("trait")
+            .and_then(|t| value_type(t, src, None));
+        let type_name = ty.last().cloned().unwrap_or_default();
+        let mut container = module.to_vec();
+        container.push(type_name.clone());
+        let mut methods = Vec::new();
+        if let Some(body) = item.child_by_field_name("body") {
+            for f in named_children(body) {
+                if f.kind() == "function_item"
+                    && let Some(n) = f.child_by_field_name("name")
+                {
+                    let m = self.symbol(text(n, src), Kind::Method, f, &container);
+                    methods.push(self.facts.symbols.len() as u32);
+                    self.function(m, f, Some(&type_name));
+                }
+            }
+        }
+        self.facts.impls.push(ImplBlock {
+            line: line_of(item),
+            module: module.to_vec(),
+            ty,
+            trait_,
+            methods,
+        });
+    }
+
+    /// `use` trees, flattened into one import per name (`use a::{b, c::d as e}`).
+    fn use_tree(&mut self, n: Node<'_>, prefix: &[String]) {
+        let src = self.src;
+        match n.kind() {
+            "scoped_use_list" => {
+                let mut p = prefix.to_vec();
+                if let Some(path) = n.child_by_field_name("path") {
+                    p.extend(path_segments(path, src));
+                }
+                if let Some(list) = n.child_by_field_name("list") {
+                    self.use_tree(list, &p);
+                }
+            }
+            "use_list" => {
+                for c in named_children(n) {
+                    self.use_tree(c, prefix);
+                }
+            }
+            "use_as_clause" => {
+                if let (Some(path), Some(alias)) = (
+                    n.child_by_field_name("path"),
+                    n.child_by_field_name("alias"),
+                ) {
+                    let mut p = prefix.to_vec();
+                    p.extend(path_segments(path, src));
+                    self.import(text(alias, src), p);
+                }
+            }
+            "use_wildcard" => {
+                let mut p = prefix.to_vec();
+                if let Some(path) = n.named_child(0) {
+                    p.extend(path_segments(path, src));
+                }
+                self.import(STAR, p);
+            }
+            _ => {
+                let mut p = prefix.to_vec();
+                p.extend(path_segments(n, src));
+                // `use a::b::{self}` binds `b`.
+                if p.last().is_some_and(|l| l == "self") {
+                    p.pop();
+                }
+                if let Some(local) = p.last().cloned() {
+                    self.import(&local, p);
+                }
+            }
+        }
+    }
+
+    fn import(&mut self, local: &str, path: Vec<String>) {
+        if path.is_empty() {
+            return;
+        }
+        self.facts.imports.push(Import {
+            local: local.to_string(),
+            level: 0,
+            module: path.join("."),
+            name: None,
+        });
+    }
+
+    /// A function or method: its parameters, result and the calls of its body. `owner` is
+    /// the type of an `impl` or `trait` block, which `Self` names.
+    fn function(&mut self, mut sym: RawSymbol, f: Node<'_>, owner: Option<&str>) {
+        let src = self.src;
+        let mut scope: HashMap<String, Recv> = HashMap::new();
+        if let Some(params) = f.child_by_field_name("parameters") {
+            for p in named_children(params) {
+                if p.kind() != "parameter" {
+                    continue;
+                }
+                let ty = p.child_by_field_name("type");
+                if let Some(t) = ty {
+                    collect_types(t, src, owner, &mut sym.uses);
+                }
+                if let Some(pat) = p.child_by_field_name("pattern")
+                    && pat.kind() == "identifier"
+                {
+                    let recv = ty
+                        .and_then(|t| value_type(t, src, owner))
+                        .map_or(Recv::Opaque, Recv::Typed);
+                    scope.insert(text(pat, src).to_string(), recv);
+                }
+            }
+        }
+        if let Some(rt) = f.child_by_field_name("return_type") {
+            collect_types(rt, src, owner, &mut sym.uses);
+            if let Some(p) = value_type(rt, src, owner) {
+                sym.results.push(p);
+            }
+        }
+        if let Some(body) = f.child_by_field_name("body") {
+            let mut calls = Vec::new();
+            walk_pruned(body, &mut |n| {
+                match n.kind() {
+                    "let_declaration" => {
+                        if let Some(pat) = n.child_by_field_name("pattern")
+                            && pat.kind() == "identifier"
+                        {
+                            let recv = match n.child_by_field_name("type") {
+                                Some(t) => {
+                                    value_type(t, src, owner).map_or(Recv::Opaque, Recv::Typed)
+                                }
+                                None => n
+                                    .child_by_field_name("value")
+                                    .map_or(Recv::Unknown, |v| expr_recv(v, src, &scope, owner)),
+                            };
+                            scope.insert(text(pat, src).to_string(), recv);
+                        }
+                    }
+                    "closure_parameters" => {
+                        for c in named_children(n) {
+                            if c.kind() == "identifier" {
+                                scope.insert(text(c, src).to_string(), Recv::Unknown);
+                            }
+                        }
+                    }
+                    "call_expression" => {
+                        if let Some(t) = n
+                            .child_by_field_name("function")
+                            .and_then(|func| call_target(func, src, &scope, owner))
+                        {
+                            calls.push(RawCall {
+                                line: line_of(n),
+                                target: t,
+                            });
+                        }
+                    }
+                    "token_tree" => {
+                        macro_calls(n, src, &scope, owner, &mut calls);
+                        return false;
+                    }
+                    _ => {}
+                }
+                true
+            });
+            sym.calls = calls;
+        }
+        if sym.signature.is_empty() {
+            sym.signature = first_line(f, src);
+        }
+        self.facts.symbols.push(sym);
+    }
+}
+
+/// The segments of a path as written: `crate::a::B` → `crate`, `a`, `B`.
+fn path_segments(n: Node<'_>, src: &str) -> Vec<String> {
+    match n.kind() {
+        "scoped_identifier" | "scoped_type_identifier" => {
+            let mut p = n
+                .child_by_field_name("path")
+                .map(|p| path_segments(p, src))
+                .unwrap_or_default();
+            if let Some(name) = n.child_by_field_name("name") {
+                p.push(text(name, src).to_string());
+            }
+            p
+        }
+        "generic_type" => n
+            .child_by_field_name("type")
+            .map(|t| path_segments(t, src))
+            .unwrap_or_default(),
+        _ => vec![text(n, src).to_string()],
+    }
+}
+
+/// Replaces a leading `Self` with the `impl` block's type.
+fn with_self(mut p: Path, owner: Option<&str>) -> Path {
+    if let (Some(first), Some(owner)) = (p.first_mut(), owner)
+        && first == "Self"
+    {
+        *first = owner.to_string();
+    }
+    p
+}
+
+/// The named type a value of this type has, whose methods a call on it finds: references,
+/// `dyn` and `impl` traits and wrappers (`Box<T>`, `Option<T>`, `Result<T, E>`) unwrapped;
+/// primitives, tuples, slices and arrays give `None`.
+fn value_type(n: Node<'_>, src: &str, owner: Option<&str>) -> Option<Path> {
+    match n.kind() {
+        "type_identifier" | "scoped_type_identifier" | "identifier" | "scoped_identifier" => {
+            Some(with_self(path_segments(n, src), owner))
+        }
+        "reference_type" | "pointer_type" => value_type(n.child_by_field_name("type")?, src, owner),
+        "dynamic_type" | "abstract_type" => value_type(n.child_by_field_name("trait")?, src, owner),
+        "bounded_type" => named_children(n)
+            .into_iter()
+            .find_map(|c| value_type(c, src, owner)),
+        "generic_type" => {
+            let p = with_self(path_segments(n, src), owner);
+            if p.len() == 1 && WRAPPERS.contains(&p[0].as_str()) {
+                let args = n.child_by_field_name("type_arguments")?;
+                value_type(args.named_child(0)?, src, owner)
+            } else {
+                Some(p)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Every named type in a type, in source order (`HashMap<K, Vec<Item>>` → `HashMap`, `K`,
+/// `Vec`, `Item`).
+fn collect_types(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path>) {
+    match n.kind() {
+        "type_identifier" | "scoped_type_identifier" => {
+            let p = with_self(path_segments(n, src), owner);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        _ => {
+            for c in named_children(n) {
+                collect_types(c, src, owner, out);
+            }
+        }
+    }
+}
+
+/// What an expression holds, as far as one file tells.
+fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>, owner: Option<&str>) -> Recv {
+    match e.kind() {
+        "identifier" => scope.get(text(e, src)).cloned().unwrap_or(Recv::Unknown),
+        "self" => Recv::SelfRef,
+        "struct_expression" => e
+            .child_by_field_name("name")
+            .map(|n| match n.kind() {
+                "generic_type_with_turbofish" => n
+                    .child_by_field_name("type")
+                    .map(|t| path_segments(t, src))
+                    .unwrap_or_default(),
+                _ => path_segments(n, src),
+            })
+            .filter(|p| !p.is_empty())
+            .map_or(Recv::Opaque, |p| Recv::Typed(with_self(p, owner))),
+        "call_expression" => e
+            .child_by_field_name("function")
+            .and_then(|f| call_target(f, src, scope, owner))
+            .map_or(Recv::Unknown, |t| Recv::CallResult(Box::new(t))),
+        "try_expression"
+        | "await_expression"
+        | "parenthesized_expression"
+        | "reference_expression" => match e.named_children(&mut e.walk()).last() {
+            Some(c) => expr_recv(c, src, scope, owner),
+            None => Recv::Unknown,
+        },
+        "field_expression" => {
+            let (Some(v), Some(f)) = (
+                e.child_by_field_name("value"),
+                e.child_by_field_name("field"),
+            ) else {
+                return Recv::Unknown;
+            };
+            let field = text(f, src).to_string();
+            match expr_recv(v, src, scope, owner) {
+                Recv::Field(b, mut fs) => {
+                    fs.push(field);
+                    Recv::Field(b, fs)
+                }
+                Recv::Unknown => Recv::Unknown,
+                b => Recv::Field(Box::new(b), vec![field]),
+            }
+        }
+        "string_literal" | "raw_string_literal" | "integer_literal" | "float_literal"
+        | "boolean_literal" | "char_literal" | "array_expression" | "tuple_expression"
+        | "closure_expression" | "binary_expression" | "macro_invocation" => Recv::Opaque,
+        _ => Recv::Unknown,
+    }
+}
+
+/// What a call's `function` node calls: a path (`f`, `Type::new`, `module::f`,
+/// `Self::helper`), or a method on a value (`self.store.get`, `parser.next`).
+fn call_target(
+    f: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+) -> Option<CallTarget> {
+    match f.kind() {
+        "identifier" => {
+            let name = text(f, src);
+            // A closure or function value held by a local.
+            if scope.contains_key(name) {
+                return None;
+            }
+            Some(CallTarget::Path(vec![name.to_string()]))
+        }
+        "scoped_identifier" => {
+            let p = with_self(path_segments(f, src), owner);
+            p.iter()
+                .all(|s| !s.is_empty() && !s.starts_with('<'))
+                .then_some(CallTarget::Path(p))
+        }
+        "generic_function" => call_target(f.child_by_field_name("function")?, src, scope, owner),
+        "field_expression" => {
+            let name = text(f.child_by_field_name("field")?, src).to_string();
+            let value = f.child_by_field_name("value")?;
+            let (base, fields) = match expr_recv(value, src, scope, owner) {
+                Recv::Field(b, fs) => (*b, fs),
+                r => (r, Vec::new()),
+            };
+            Some(CallTarget::Member { base, fields, name })
+        }
+        _ => None,
+    }
+}
+
+/// Calls written inside a macro's arguments, which the grammar leaves as tokens:
+/// `name(`, `a::b(`, `self.name(`, `x.name(` (x a local), `.name(` on anything else.
+fn macro_calls(
+    tt: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+    out: &mut Vec<RawCall>,
+) {
+    let toks: Vec<Node<'_>> = {
+        let mut c = tt.walk();
+        tt.children(&mut c).collect()
+    };
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind() == "token_tree" {
+            macro_calls(*t, src, scope, owner, out);
+            if i == 0 || !text(*t, src).starts_with('(') {
+                continue;
+            }
+            let name = toks[i - 1];
+            if name.kind() != "identifier" {
+                continue;
+            }
+            let name_s = text(name, src).to_string();
+            // Walk back over `a::b::` or `recv.`.
+            let before = |k: usize| (k < toks.len()).then(|| text(toks[k], src));
+            let target = if i >= 2 && before(i - 2) == Some(".") {
+                let base = if i >= 3 {
+                    match toks[i - 3].kind() {
+                        "self" => Recv::SelfRef,
+                        "identifier" => {
+                            let prev_is_dot = i >= 4 && before(i - 4) == Some(".");
+                            if prev_is_dot {
+                                Recv::Unknown
+                            } else {
+                                scope
+                                    .get(text(toks[i - 3], src))
+                                    .cloned()
+                                    .unwrap_or(Recv::Unknown)
+                            }
+                        }
+                        _ => Recv::Unknown,
+                    }
+                } else {
+                    Recv::Unknown
+                };
+                CallTarget::Member {
+                    base,
+                    fields: Vec::new(),
+                    name: name_s,
+                }
+            } else {
+                let mut path = vec![name_s];
+                let mut k = i - 1;
+                while k >= 2 && before(k - 1) == Some("::") {
+                    let seg = toks[k - 2];
+                    if !matches!(seg.kind(), "identifier" | "self" | "super" | "crate") {
+                        break;
+                    }
+                    path.insert(0, text(seg, src).to_string());
+                    k -= 2;
+                }
+                if path.len() == 1 && scope.contains_key(&path[0]) {
+                    continue;
+                }
+                CallTarget::Path(with_self(path, owner))
+            };
+            out.push(RawCall {
+                line: line_of(*t),
+                target,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Language, extract};
+    use super::*;
+
+    #[test]
+    fn items_impls_and_calls() {
+        let src = "use crate::a::{B, c::D as E};\nuse super::*;\n\n/// Doc of S.\n#[derive(Debug)]\n\
+                   pub struct S { inner: Box<B> }\n\nimpl S {\n    pub fn new() -> Self { S { inner: B::make() } }\n\
+                   \x20   fn run(&self) { self.inner.go(); assert_eq!(helper(1), Self::new().x()); }\n}\n\n\
+                   impl Tr for S { fn t(&self) {} }\n\nfn helper(x: u8) -> u8 { let s = S::new(); s.run(); x }\n\n\
+                   pub trait Tr: E { fn t(&self); fn d(&self) { self.t() } }\n\nmod inner { fn f() {} }\n\
+                   const MAX: u8 = 3;\nstatic mut N: u8 = 0;\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let defs: Vec<_> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.container.join("."), s.name.as_str(), s.kind, s.line))
+            .collect();
+        assert_eq!(
+            defs,
+            [
+                (String::new(), "S", Kind::Struct, 6),
+                ("S".to_string(), "new", Kind::Method, 9),
+                ("S".to_string(), "run", Kind::Method, 10),
+                ("S".to_string(), "t", Kind::Method, 13),
+                (String::new(), "helper", Kind::Function, 15),
+                (String::new(), "Tr", Kind::Interface, 17),
+                ("Tr".to_string(), "t", Kind::Method, 17),
+                ("Tr".to_string(), "d", Kind::Method, 17),
+                ("inner".to_string(), "f", Kind::Function, 19),
+                (String::new(), "MAX", Kind::Const, 20),
+                (String::new(), "N", Kind::Var, 21),
+            ]
+        );
+        assert_eq!(facts.symbols[0].doc.as_deref(), Some("Doc of S."));
+        assert_eq!(
+            facts.symbols[0].fields,
+            [("inner".to_string(), Recv::Typed(vec!["B".to_string()]))]
+        );
+        let imports: Vec<_> = facts
+            .imports
+            .iter()
+            .map(|i| (i.local.as_str(), i.module.as_str()))
+            .collect();
+        assert_eq!(
+            imports,
+            [("B", "crate.a.B"), ("E", "crate.a.c.D"), ("*", "super")]
+        );
+        assert_eq!(facts.impls.len(), 2);
+        assert_eq!(facts.impls[1].trait_, Some(vec!["Tr".to_string()]));
+        assert_eq!(facts.impls[0].methods, [1, 2]);
+        assert_eq!(facts.symbols[1].results, [vec!["S".to_string()]]);
+        let run = &facts.symbols[2];
+        let p = |s: &[&str]| CallTarget::Path(s.iter().map(|x| x.to_string()).collect());
+        assert_eq!(
+            run.calls
+                .iter()
+                .map(|c| c.target.clone())
+                .collect::<Vec<_>>(),
+            [
+                CallTarget::Member {
+                    base: Recv::SelfRef,
+                    fields: vec!["inner".to_string()],
+                    name: "go".to_string()
+                },
+                p(&["helper"]),
+                p(&["S", "new"]),
+                CallTarget::Member {
+                    base: Recv::Unknown,
+                    fields: vec![],
+                    name: "x".to_string()
+                },
+            ]
+        );
+        let helper = &facts.symbols[4];
+        assert_eq!(
+            helper.calls[1].target,
+            CallTarget::Member {
+                base: Recv::CallResult(Box::new(p(&["S", "new"]))),
+                fields: vec![],
+                name: "run".to_string()
+            }
+        );
+        assert_eq!(facts.symbols[5].bases, [vec!["E".to_string()]]);
+    }
+
+    #[test]
+    fn broken_input_keeps_what_parsed() {
+        let facts = extract(Language::Rust, b"fn ok() {}\nimpl { fn (\nstruct 'a").unwrap();
+        assert!(facts.had_errors);
+        assert_eq!(facts.symbols[0].name, "ok");
+    }
+}
