@@ -24,6 +24,22 @@ const WRAPPERS: [&str; 9] = [
     "Box", "Rc", "Arc", "Option", "Result", "RefCell", "Cell", "Mutex", "RwLock",
 ];
 
+/// Methods whose result has the type of their receiver (or of what a wrapper holds, which
+/// the receiver's type already unwraps): `self.clone()`, `m.lock().unwrap()`.
+const SAME_TYPE: [&str; 11] = [
+    "clone",
+    "to_owned",
+    "unwrap",
+    "expect",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "lock",
+    "read",
+    "write",
+];
+
 struct Extractor<'s> {
     src: &'s str,
     facts: FileFacts,
@@ -462,10 +478,22 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>, owner: Optio
             })
             .filter(|p| !p.is_empty())
             .map_or(Recv::Opaque, |p| Recv::Typed(with_self(p, owner))),
-        "call_expression" => e
-            .child_by_field_name("function")
-            .and_then(|f| call_target(f, src, scope, owner))
-            .map_or(Recv::Unknown, |t| Recv::CallResult(Box::new(t))),
+        "call_expression" => {
+            let f = e.child_by_field_name("function");
+            // `x.clone()`, `x.lock().unwrap()`: the value keeps the receiver's type.
+            if let Some(f) = f
+                && f.kind() == "field_expression"
+                && let (Some(v), Some(name)) = (
+                    f.child_by_field_name("value"),
+                    f.child_by_field_name("field"),
+                )
+                && SAME_TYPE.contains(&text(name, src))
+            {
+                return expr_recv(v, src, scope, owner);
+            }
+            f.and_then(|f| call_target(f, src, scope, owner))
+                .map_or(Recv::Unknown, |t| Recv::CallResult(Box::new(t)))
+        }
         "try_expression"
         | "await_expression"
         | "parenthesized_expression"
