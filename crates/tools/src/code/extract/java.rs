@@ -11,8 +11,8 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
 use super::{
-    CallTarget, FileFacts, Import, Path, RawCall, RawSymbol, Recv, STAR, doc_comment_above,
-    line_of, named_children, shorten, text, walk_pruned,
+    CallTarget, FileFacts, Import, Path, RawCall, RawSymbol, Recv, STAR, line_of, named_children,
+    shorten, text, walk_pruned,
 };
 use crate::code::model::Kind;
 
@@ -52,8 +52,9 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         }
     }
     x.collect_types(root, &[]);
-    for n in named_children(root) {
-        x.declaration(n, &[]);
+    let children = named_children(root);
+    for (i, &n) in children.iter().enumerate() {
+        x.declaration(n, children[..i].last().copied(), &[]);
     }
     let Extractor {
         mut facts,
@@ -136,6 +137,30 @@ fn members(body: Node<'_>) -> Vec<Node<'_>> {
     out
 }
 
+/// The first line of the comment right before a declaration (`prev`, its previous sibling
+/// from the caller's list: `prev_sibling` scans the parent's children on every call),
+/// when it ends on the line above: a Javadoc summary.
+fn javadoc(node: Node<'_>, prev: Option<Node<'_>>, src: &str) -> Option<String> {
+    let prev = prev?;
+    if !prev.kind().ends_with("comment") || prev.end_position().row + 1 < node.start_position().row
+    {
+        return None;
+    }
+    let line = text(prev, src)
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("/**")
+                .trim_start_matches("/*")
+                .trim_start_matches("//")
+                .trim_end_matches("*/")
+                .trim_start_matches('*')
+                .trim()
+        })
+        .find(|l| !l.is_empty())?;
+    Some(shorten(line, 160))
+}
+
 /// The line a declaration starts on after its annotations, and that line's text.
 pub(super) fn start(node: Node<'_>, src: &str) -> (u32, String) {
     let skip = |k: &str| {
@@ -144,32 +169,30 @@ pub(super) fn start(node: Node<'_>, src: &str) -> (u32, String) {
             "annotation" | "marker_annotation" | "line_comment" | "block_comment"
         )
     };
-    let mut row = node.start_position().row;
+    let mut first = node;
     let mut cur = node.walk();
     'outer: for c in node.children(&mut cur) {
         if c.kind() == "modifiers" {
             let mut mc = c.walk();
             for m in c.children(&mut mc) {
                 if !skip(m.kind()) {
-                    row = m.start_position().row;
+                    first = m;
                     break 'outer;
                 }
             }
             continue;
         }
         if !skip(c.kind()) {
-            row = c.start_position().row;
+            first = c;
             break;
         }
     }
-    let line = src
-        .lines()
-        .nth(row)
-        .unwrap_or("")
-        .trim()
-        .trim_end_matches('{')
-        .trim_end();
-    (row as u32 + 1, shorten(line, 160))
+    // The line's text from byte offsets: no scan from the top of the file per symbol.
+    let begin = first.start_byte() - first.start_position().column;
+    let rest = src.get(begin..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    let line = line.trim().trim_end_matches('{').trim_end();
+    (line_of(first), shorten(line, 160))
 }
 
 impl Extractor<'_> {
@@ -229,7 +252,7 @@ impl Extractor<'_> {
     }
 
     /// A type declaration and its members; `outer` is the enclosing types.
-    fn declaration(&mut self, n: Node<'_>, outer: &[String]) {
+    fn declaration(&mut self, n: Node<'_>, prev: Option<Node<'_>>, outer: &[String]) {
         let src = self.src;
         let kind = match n.kind() {
             "class_declaration" | "record_declaration" => Kind::Class,
@@ -244,7 +267,7 @@ impl Extractor<'_> {
         let mut sym = RawSymbol::new(name.clone(), kind, n, src);
         (sym.line, sym.signature) = start(n, src);
         sym.container = outer.to_vec();
-        sym.doc = doc_comment_above(n, src);
+        sym.doc = javadoc(n, prev, src);
         // Bases: `extends`, `implements`, an interface's `extends`.
         for c in named_children(n) {
             if matches!(
@@ -298,18 +321,25 @@ impl Extractor<'_> {
         self.facts.symbols.push(sym);
         let mut inner = outer.to_vec();
         inner.push(name.clone());
-        for m in members {
+        for (i, &m) in members.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| members[j]);
             match m.kind() {
                 "method_declaration" | "constructor_declaration" => {
-                    self.method(m, &inner, &field_names);
+                    self.method(m, prev, &inner, &field_names);
                 }
-                k if is_type_decl(k) => self.declaration(m, &inner),
+                k if is_type_decl(k) => self.declaration(m, prev, &inner),
                 _ => {}
             }
         }
     }
 
-    fn method(&mut self, m: Node<'_>, container: &[String], fields: &HashSet<String>) {
+    fn method(
+        &mut self,
+        m: Node<'_>,
+        prev: Option<Node<'_>>,
+        container: &[String],
+        fields: &HashSet<String>,
+    ) {
         let src = self.src;
         let Some(name) = m.child_by_field_name("name") else {
             return;
@@ -317,7 +347,7 @@ impl Extractor<'_> {
         let mut sym = RawSymbol::new(text(name, src).to_string(), Kind::Method, m, src);
         (sym.line, sym.signature) = start(m, src);
         sym.container = container.to_vec();
-        sym.doc = doc_comment_above(m, src);
+        sym.doc = javadoc(m, prev, src);
         let mut scope: HashMap<String, Recv> = HashMap::new();
         if let Some(params) = m.child_by_field_name("parameters") {
             for p in named_children(params) {

@@ -9,12 +9,13 @@
 //! tokens, since the grammar does not parse them as expressions.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
 use super::{
     CallTarget, FileFacts, ImplBlock, Import, Path, RawCall, RawSymbol, Recv, STAR, first_line,
-    line_of, named_children, shorten, text, walk_pruned,
+    kind_id, line_of, named_children, shorten, text, walk_pruned,
 };
 use crate::code::model::Kind;
 
@@ -40,6 +41,28 @@ const SAME_TYPE: [&str; 11] = [
     "write",
 ];
 
+/// Node kinds the body walk tests on every node, by id (no kind-name lookup per node).
+struct Kinds {
+    let_declaration: u16,
+    closure_parameters: u16,
+    call_expression: u16,
+    token_tree: u16,
+}
+
+fn kinds() -> &'static Kinds {
+    static KINDS: OnceLock<Kinds> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let l = super::grammar(crate::code::model::Language::Rust);
+        let id = |k| kind_id(&l, k);
+        Kinds {
+            let_declaration: id("let_declaration"),
+            closure_parameters: id("closure_parameters"),
+            call_expression: id("call_expression"),
+            token_tree: id("token_tree"),
+        }
+    })
+}
+
 struct Extractor<'s> {
     src: &'s str,
     facts: FileFacts,
@@ -55,55 +78,54 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
 }
 
 /// The first line of the `///` doc comment above an item, attributes between them skipped.
-fn doc_above(node: Node<'_>, src: &str) -> Option<String> {
-    let mut prev = node.prev_sibling();
+/// `before` is the item's preceding siblings (the caller's list: `prev_sibling` costs a
+/// scan of the parent's children per call).
+fn doc_above(node: Node<'_>, before: &[Node<'_>], src: &str) -> Option<String> {
     let mut first = None;
     let mut next_row = node.start_position().row;
-    while let Some(p) = prev {
+    for (i, p) in before.iter().enumerate().rev() {
         match p.kind() {
             "attribute_item" => {}
-            "line_comment" if text(p, src).starts_with("///") => {
+            "line_comment" if text(*p, src).starts_with("///") => {
                 if p.end_position().row + 1 < next_row {
                     break;
                 }
-                first = Some(p);
+                first = Some(i);
             }
-            "block_comment" if text(p, src).starts_with("/**") => {
+            "block_comment" if text(*p, src).starts_with("/**") => {
                 if p.end_position().row + 1 < next_row {
                     break;
                 }
-                first = Some(p);
+                first = Some(i);
                 break;
             }
             _ => break,
         }
         next_row = p.start_position().row;
-        prev = p.prev_sibling();
     }
-    let first = first?;
     // A run of `///` lines: the first non-empty line from the top.
-    let mut n = Some(first);
-    while let Some(c) = n {
-        let t = text(c, src)
-            .trim_start_matches("/**")
-            .trim_start_matches("///")
-            .trim_end_matches("*/")
-            .lines()
-            .map(|l| l.trim().trim_start_matches('*').trim())
-            .find(|l| !l.is_empty());
-        if let Some(t) = t {
-            return Some(shorten(t, 160));
-        }
-        n = c.next_sibling().filter(|s| s.kind() == "line_comment");
-    }
-    None
+    before[first?..]
+        .iter()
+        .take_while(|c| c.kind().ends_with("comment"))
+        .find_map(|c| {
+            text(*c, src)
+                .trim_start_matches("/**")
+                .trim_start_matches("///")
+                .trim_end_matches("*/")
+                .lines()
+                .map(|l| l.trim().trim_start_matches('*').trim())
+                .find(|l| !l.is_empty())
+                .map(|t| shorten(t, 160))
+        })
 }
 
 impl Extractor<'_> {
     /// The items of a file or of an inline module; `module` is the inline module path.
     fn items(&mut self, list: Node<'_>, module: &[String]) {
         let src = self.src;
-        for item in named_children(list) {
+        let children = named_children(list);
+        for (i, &item) in children.iter().enumerate() {
+            let before = &children[..i];
             match item.kind() {
                 "use_declaration" => {
                     if let Some(arg) = item.child_by_field_name("argument") {
@@ -122,12 +144,13 @@ impl Extractor<'_> {
                 }
                 "function_item" => {
                     if let Some(name) = item.child_by_field_name("name") {
-                        let sym = self.symbol(text(name, src), Kind::Function, item, module);
+                        let sym =
+                            self.symbol(text(name, src), Kind::Function, item, before, module);
                         self.function(sym, item, None);
                     }
                 }
                 "struct_item" | "union_item" => {
-                    if let Some(mut sym) = self.named(item, Kind::Struct, module) {
+                    if let Some(mut sym) = self.named(item, before, Kind::Struct, module) {
                         if let Some(body) = item.child_by_field_name("body") {
                             for f in named_children(body) {
                                 if f.kind() != "field_declaration" {
@@ -146,42 +169,55 @@ impl Extractor<'_> {
                     }
                 }
                 "enum_item" | "type_item" => {
-                    if let Some(sym) = self.named(item, Kind::Type, module) {
+                    if let Some(sym) = self.named(item, before, Kind::Type, module) {
                         self.facts.symbols.push(sym);
                     }
                 }
                 "const_item" => {
-                    if let Some(sym) = self.named(item, Kind::Const, module) {
+                    if let Some(sym) = self.named(item, before, Kind::Const, module) {
                         self.facts.symbols.push(sym);
                     }
                 }
                 "static_item" => {
-                    if let Some(sym) = self.named(item, Kind::Var, module) {
+                    if let Some(sym) = self.named(item, before, Kind::Var, module) {
                         self.facts.symbols.push(sym);
                     }
                 }
-                "trait_item" => self.trait_item(item, module),
+                "trait_item" => self.trait_item(item, before, module),
                 "impl_item" => self.impl_item(item, module),
                 _ => {}
             }
         }
     }
 
-    fn symbol(&self, name: &str, kind: Kind, node: Node<'_>, module: &[String]) -> RawSymbol {
+    fn symbol(
+        &self,
+        name: &str,
+        kind: Kind,
+        node: Node<'_>,
+        before: &[Node<'_>],
+        module: &[String],
+    ) -> RawSymbol {
         let mut sym = RawSymbol::new(name.to_string(), kind, node, self.src);
         sym.container = module.to_vec();
-        sym.doc = doc_above(node, self.src);
+        sym.doc = doc_above(node, before, self.src);
         sym
     }
 
-    fn named(&self, item: Node<'_>, kind: Kind, module: &[String]) -> Option<RawSymbol> {
+    fn named(
+        &self,
+        item: Node<'_>,
+        before: &[Node<'_>],
+        kind: Kind,
+        module: &[String],
+    ) -> Option<RawSymbol> {
         let name = item.child_by_field_name("name")?;
-        Some(self.symbol(text(name, self.src), kind, item, module))
+        Some(self.symbol(text(name, self.src), kind, item, before, module))
     }
 
-    fn trait_item(&mut self, item: Node<'_>, module: &[String]) {
+    fn trait_item(&mut self, item: Node<'_>, before: &[Node<'_>], module: &[String]) {
         let src = self.src;
-        let Some(mut sym) = self.named(item, Kind::Interface, module) else {
+        let Some(mut sym) = self.named(item, before, Kind::Interface, module) else {
             return;
         };
         if let Some(bounds) = item.child_by_field_name("bounds") {
@@ -196,11 +232,12 @@ impl Extractor<'_> {
         let mut container = module.to_vec();
         container.push(name.clone());
         if let Some(body) = item.child_by_field_name("body") {
-            for f in named_children(body) {
+            let children = named_children(body);
+            for (i, &f) in children.iter().enumerate() {
                 if matches!(f.kind(), "function_item" | "function_signature_item")
                     && let Some(n) = f.child_by_field_name("name")
                 {
-                    let m = self.symbol(text(n, src), Kind::Method, f, &container);
+                    let m = self.symbol(text(n, src), Kind::Method, f, &children[..i], &container);
                     self.function(m, f, Some(&name));
                 }
             }
@@ -223,11 +260,12 @@ impl Extractor<'_> {
         container.push(type_name.clone());
         let mut methods = Vec::new();
         if let Some(body) = item.child_by_field_name("body") {
-            for f in named_children(body) {
+            let children = named_children(body);
+            for (i, &f) in children.iter().enumerate() {
                 if f.kind() == "function_item"
                     && let Some(n) = f.child_by_field_name("name")
                 {
-                    let m = self.symbol(text(n, src), Kind::Method, f, &container);
+                    let m = self.symbol(text(n, src), Kind::Method, f, &children[..i], &container);
                     methods.push(self.facts.symbols.len() as u32);
                     self.function(m, f, Some(&type_name));
                 }
@@ -335,9 +373,10 @@ impl Extractor<'_> {
         }
         if let Some(body) = f.child_by_field_name("body") {
             let mut calls = Vec::new();
+            let k = kinds();
             walk_pruned(body, &mut |n| {
-                match n.kind() {
-                    "let_declaration" => {
+                match n.kind_id() {
+                    id if id == k.let_declaration => {
                         if let Some(pat) = n.child_by_field_name("pattern")
                             && pat.kind() == "identifier"
                         {
@@ -352,14 +391,14 @@ impl Extractor<'_> {
                             scope.insert(text(pat, src).to_string(), recv);
                         }
                     }
-                    "closure_parameters" => {
+                    id if id == k.closure_parameters => {
                         for c in named_children(n) {
                             if c.kind() == "identifier" {
                                 scope.insert(text(c, src).to_string(), Recv::Unknown);
                             }
                         }
                     }
-                    "call_expression" => {
+                    id if id == k.call_expression => {
                         if let Some(t) = n
                             .child_by_field_name("function")
                             .and_then(|func| call_target(func, src, &scope, owner))
@@ -370,7 +409,7 @@ impl Extractor<'_> {
                             });
                         }
                     }
-                    "token_tree" => {
+                    id if id == k.token_tree => {
                         macro_calls(n, src, &scope, owner, &mut calls);
                         return false;
                     }
@@ -722,6 +761,19 @@ mod tests {
             }
         );
         assert_eq!(facts.symbols[5].bases, [vec!["E".to_string()]]);
+    }
+
+    #[test]
+    fn walk_kinds_exist_in_the_grammar() {
+        let k = kinds();
+        for id in [
+            k.let_declaration,
+            k.closure_parameters,
+            k.call_expression,
+            k.token_tree,
+        ] {
+            assert_ne!(id, 0);
+        }
     }
 
     #[test]
