@@ -243,7 +243,9 @@ impl Extractor<'_> {
                     .entry(name.clone())
                     .or_insert_with(|| outer.to_vec());
             }
-            if let Some(b) = n.child_by_field_name("body") {
+            if let Some(b) = n.child_by_field_name("body")
+                && outer.len() as u32 <= super::MAX_NESTING
+            {
                 let mut inner = outer.to_vec();
                 inner.push(name);
                 self.collect_types(b, &inner);
@@ -327,7 +329,9 @@ impl Extractor<'_> {
                 "method_declaration" | "constructor_declaration" => {
                     self.method(m, prev, &inner, &field_names);
                 }
-                k if is_type_decl(k) => self.declaration(m, prev, &inner),
+                k if is_type_decl(k) && inner.len() as u32 <= super::MAX_NESTING => {
+                    self.declaration(m, prev, &inner);
+                }
                 _ => {}
             }
         }
@@ -463,6 +467,13 @@ impl Extractor<'_> {
 /// The type a declaration names, whose methods a call on the value finds: `Repo`,
 /// `a.b.Repo`, `List<Item>` → `List`; primitives and arrays give `None`.
 fn type_path(t: Node<'_>, src: &str) -> Option<Path> {
+    type_path_at(t, src, 0)
+}
+
+fn type_path_at(t: Node<'_>, src: &str, depth: u32) -> Option<Path> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
     match t.kind() {
         "type_identifier" => Some(vec![text(t, src).to_string()]),
         "scoped_type_identifier" => {
@@ -470,7 +481,9 @@ fn type_path(t: Node<'_>, src: &str) -> Option<Path> {
             for c in named_children(t) {
                 match c.kind() {
                     "type_identifier" => p.push(text(c, src).to_string()),
-                    "scoped_type_identifier" | "generic_type" => p.extend(type_path(c, src)?),
+                    "scoped_type_identifier" | "generic_type" => {
+                        p.extend(type_path_at(c, src, depth + 1)?)
+                    }
                     _ => {}
                 }
             }
@@ -479,12 +492,19 @@ fn type_path(t: Node<'_>, src: &str) -> Option<Path> {
         "generic_type" => named_children(t)
             .into_iter()
             .find(|c| matches!(c.kind(), "type_identifier" | "scoped_type_identifier"))
-            .and_then(|c| type_path(c, src)),
+            .and_then(|c| type_path_at(c, src, depth + 1)),
         _ => None,
     }
 }
 
 fn collect_types(n: Node<'_>, src: &str, out: &mut Vec<Path>) {
+    collect_types_at(n, src, out, 0);
+}
+
+fn collect_types_at(n: Node<'_>, src: &str, out: &mut Vec<Path>, depth: u32) {
+    if depth > super::MAX_NESTING {
+        return;
+    }
     match n.kind() {
         "type_identifier" | "scoped_type_identifier" => {
             if let Some(p) = type_path(n, src)
@@ -499,7 +519,7 @@ fn collect_types(n: Node<'_>, src: &str, out: &mut Vec<Path>) {
         _ => {}
     }
     for c in named_children(n) {
-        collect_types(c, src, out);
+        collect_types_at(c, src, out, depth + 1);
     }
 }
 
@@ -510,6 +530,19 @@ fn expr_recv(
     scope: &HashMap<String, Recv>,
     fields: &HashSet<String>,
 ) -> Recv {
+    expr_recv_at(e, src, scope, fields, 0)
+}
+
+fn expr_recv_at(
+    e: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    fields: &HashSet<String>,
+    depth: u32,
+) -> Recv {
+    if depth > super::MAX_NESTING {
+        return Recv::Unknown;
+    }
     match e.kind() {
         "identifier" => {
             let n = text(e, src);
@@ -530,10 +563,10 @@ fn expr_recv(
             .child_by_field_name("type")
             .and_then(|t| type_path(t, src))
             .map_or(Recv::Opaque, Recv::Typed),
-        "parenthesized_expression" => e
-            .named_child(0)
-            .map_or(Recv::Unknown, |c| expr_recv(c, src, scope, fields)),
-        "method_invocation" => invocation(e, src, scope, fields, &HashSet::new())
+        "parenthesized_expression" => e.named_child(0).map_or(Recv::Unknown, |c| {
+            expr_recv_at(c, src, scope, fields, depth + 1)
+        }),
+        "method_invocation" => invocation_at(e, src, scope, fields, &HashSet::new(), depth + 1)
             .map_or(Recv::Unknown, |t| Recv::CallResult(Box::new(t))),
         "field_access" => {
             let (Some(o), Some(f)) = (
@@ -543,7 +576,7 @@ fn expr_recv(
                 return Recv::Unknown;
             };
             let f = text(f, src).to_string();
-            match expr_recv(o, src, scope, fields) {
+            match expr_recv_at(o, src, scope, fields, depth + 1) {
                 Recv::Field(b, mut fs) => {
                     fs.push(f);
                     Recv::Field(b, fs)
@@ -574,6 +607,20 @@ fn invocation(
     fields: &HashSet<String>,
     statics: &HashSet<String>,
 ) -> Option<CallTarget> {
+    invocation_at(n, src, scope, fields, statics, 0)
+}
+
+fn invocation_at(
+    n: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    fields: &HashSet<String>,
+    statics: &HashSet<String>,
+    depth: u32,
+) -> Option<CallTarget> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
     let name = text(n.child_by_field_name("name")?, src).to_string();
     let Some(obj) = n.child_by_field_name("object") else {
         // `super.m()` has a `super` child and no object field.
@@ -613,7 +660,7 @@ fn invocation(
             Some(CallTarget::Path(p))
         }
         _ => {
-            let (base, fs) = match expr_recv(obj, src, scope, fields) {
+            let (base, fs) = match expr_recv_at(obj, src, scope, fields, depth + 1) {
                 Recv::Field(b, fs) => (*b, fs),
                 r => (r, Vec::new()),
             };
@@ -628,15 +675,24 @@ fn invocation(
 
 /// `a.b.C` made of identifiers only.
 fn static_path(n: Node<'_>, src: &str) -> Option<Path> {
-    match n.kind() {
-        "identifier" => Some(vec![text(n, src).to_string()]),
-        "field_access" => {
-            let mut p = static_path(n.child_by_field_name("object")?, src)?;
-            p.push(text(n.child_by_field_name("field")?, src).to_string());
-            Some(p)
+    // Iterative: a chain is as long as the source makes it.
+    let mut rev = Vec::new();
+    let mut cur = n;
+    loop {
+        match cur.kind() {
+            "identifier" => {
+                rev.push(text(cur, src).to_string());
+                break;
+            }
+            "field_access" => {
+                rev.push(text(cur.child_by_field_name("field")?, src).to_string());
+                cur = cur.child_by_field_name("object")?;
+            }
+            _ => return None,
         }
-        _ => None,
     }
+    rev.reverse();
+    Some(rev)
 }
 
 #[cfg(test)]
@@ -731,6 +787,30 @@ mod tests {
                 ("blank", "com.acme.util.Strings.blank", 1)
             ]
         );
+    }
+
+    /// Deep nesting (field chains, qualified names, generics, nested classes) does not
+    /// overflow the extractor.
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let n = 3000;
+        let mut src = String::from("class A { void f() { x");
+        src.push_str(&".y".repeat(n));
+        src.push_str(".z(); this");
+        src.push_str(&".b".repeat(n));
+        src.push_str(".c(); a");
+        src.push_str(&".b".repeat(n));
+        src.push_str(".c(); List");
+        src.push_str(&"<List".repeat(n));
+        src.push_str(&">".repeat(n));
+        src.push_str(" v = null; } ");
+        src.push_str(&"class B { ".repeat(200));
+        src.push_str(&"} ".repeat(200));
+        src.push_str("}\n");
+        let facts = extract(Language::Java, src.as_bytes()).unwrap();
+        assert_eq!(facts.symbols[1].name, "f");
+        // A, f, and nested classes down to `MAX_NESTING`.
+        assert_eq!(facts.symbols.len(), 2 + super::super::MAX_NESTING as usize);
     }
 
     #[test]

@@ -57,6 +57,11 @@ pub const QUERIES: [&str; 6] = [
     JAVA_QUERY,
 ];
 
+/// How deep the extractors follow nested expressions, types and declarations (a field
+/// chain, generic arguments, inline modules): deeper is never a definition or a receiver
+/// worth typing, and recursion on what a file nests must not overflow the stack.
+pub(crate) const MAX_NESTING: u32 = 32;
+
 /// A type or value reference as written: `["model", "IssueStore"]`, `["Repository"]`.
 pub type Path = Vec<String>;
 

@@ -136,7 +136,8 @@ impl Extractor<'_> {
                     if let (Some(name), Some(body)) = (
                         item.child_by_field_name("name"),
                         item.child_by_field_name("body"),
-                    ) {
+                    ) && module.len() as u32 <= super::MAX_NESTING
+                    {
                         let mut inner = module.to_vec();
                         inner.push(text(name, src).to_string());
                         self.items(body, &inner);
@@ -410,7 +411,7 @@ impl Extractor<'_> {
                         }
                     }
                     id if id == k.token_tree => {
-                        macro_calls(n, src, &scope, owner, &mut calls);
+                        macro_calls(n, src, &scope, owner, &mut calls, 0);
                         return false;
                     }
                     _ => {}
@@ -428,23 +429,26 @@ impl Extractor<'_> {
 
 /// The segments of a path as written: `crate::a::B` → `crate`, `a`, `B`.
 fn path_segments(n: Node<'_>, src: &str) -> Vec<String> {
-    match n.kind() {
-        "scoped_identifier" | "scoped_type_identifier" => {
-            let mut p = n
-                .child_by_field_name("path")
-                .map(|p| path_segments(p, src))
-                .unwrap_or_default();
-            if let Some(name) = n.child_by_field_name("name") {
-                p.push(text(name, src).to_string());
+    // Iterative: a path is as long as the source makes it.
+    let mut rev = Vec::new();
+    let mut cur = Some(n);
+    while let Some(c) = cur {
+        match c.kind() {
+            "scoped_identifier" | "scoped_type_identifier" => {
+                if let Some(name) = c.child_by_field_name("name") {
+                    rev.push(text(name, src).to_string());
+                }
+                cur = c.child_by_field_name("path");
             }
-            p
+            "generic_type" => cur = c.child_by_field_name("type"),
+            _ => {
+                rev.push(text(c, src).to_string());
+                cur = None;
+            }
         }
-        "generic_type" => n
-            .child_by_field_name("type")
-            .map(|t| path_segments(t, src))
-            .unwrap_or_default(),
-        _ => vec![text(n, src).to_string()],
     }
+    rev.reverse();
+    rev
 }
 
 /// Replaces a leading `Self` with the `impl` block's type.
@@ -461,20 +465,31 @@ fn with_self(mut p: Path, owner: Option<&str>) -> Path {
 /// `dyn` and `impl` traits and wrappers (`Box<T>`, `Option<T>`, `Result<T, E>`) unwrapped;
 /// primitives, tuples, slices and arrays give `None`.
 fn value_type(n: Node<'_>, src: &str, owner: Option<&str>) -> Option<Path> {
+    value_type_at(n, src, owner, 0)
+}
+
+fn value_type_at(n: Node<'_>, src: &str, owner: Option<&str>, depth: u32) -> Option<Path> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
     match n.kind() {
         "type_identifier" | "scoped_type_identifier" | "identifier" | "scoped_identifier" => {
             Some(with_self(path_segments(n, src), owner))
         }
-        "reference_type" | "pointer_type" => value_type(n.child_by_field_name("type")?, src, owner),
-        "dynamic_type" | "abstract_type" => value_type(n.child_by_field_name("trait")?, src, owner),
+        "reference_type" | "pointer_type" => {
+            value_type_at(n.child_by_field_name("type")?, src, owner, depth + 1)
+        }
+        "dynamic_type" | "abstract_type" => {
+            value_type_at(n.child_by_field_name("trait")?, src, owner, depth + 1)
+        }
         "bounded_type" => named_children(n)
             .into_iter()
-            .find_map(|c| value_type(c, src, owner)),
+            .find_map(|c| value_type_at(c, src, owner, depth + 1)),
         "generic_type" => {
             let p = with_self(path_segments(n, src), owner);
             if p.len() == 1 && WRAPPERS.contains(&p[0].as_str()) {
                 let args = n.child_by_field_name("type_arguments")?;
-                value_type(args.named_child(0)?, src, owner)
+                value_type_at(args.named_child(0)?, src, owner, depth + 1)
             } else {
                 Some(p)
             }
@@ -486,6 +501,13 @@ fn value_type(n: Node<'_>, src: &str, owner: Option<&str>) -> Option<Path> {
 /// Every named type in a type, in source order (`HashMap<K, Vec<Item>>` → `HashMap`, `K`,
 /// `Vec`, `Item`).
 fn collect_types(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path>) {
+    collect_types_at(n, src, owner, out, 0);
+}
+
+fn collect_types_at(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path>, depth: u32) {
+    if depth > super::MAX_NESTING {
+        return;
+    }
     match n.kind() {
         "type_identifier" | "scoped_type_identifier" => {
             let p = with_self(path_segments(n, src), owner);
@@ -495,7 +517,7 @@ fn collect_types(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path
         }
         _ => {
             for c in named_children(n) {
-                collect_types(c, src, owner, out);
+                collect_types_at(c, src, owner, out, depth + 1);
             }
         }
     }
@@ -503,6 +525,19 @@ fn collect_types(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path
 
 /// What an expression holds, as far as one file tells.
 fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>, owner: Option<&str>) -> Recv {
+    expr_recv_at(e, src, scope, owner, 0)
+}
+
+fn expr_recv_at(
+    e: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+    depth: u32,
+) -> Recv {
+    if depth > super::MAX_NESTING {
+        return Recv::Unknown;
+    }
     match e.kind() {
         "identifier" => scope.get(text(e, src)).cloned().unwrap_or(Recv::Unknown),
         "self" => Recv::SelfRef,
@@ -528,16 +563,16 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>, owner: Optio
                 )
                 && SAME_TYPE.contains(&text(name, src))
             {
-                return expr_recv(v, src, scope, owner);
+                return expr_recv_at(v, src, scope, owner, depth + 1);
             }
-            f.and_then(|f| call_target(f, src, scope, owner))
+            f.and_then(|f| call_target_at(f, src, scope, owner, depth + 1))
                 .map_or(Recv::Unknown, |t| Recv::CallResult(Box::new(t)))
         }
         "try_expression"
         | "await_expression"
         | "parenthesized_expression"
         | "reference_expression" => match e.named_children(&mut e.walk()).last() {
-            Some(c) => expr_recv(c, src, scope, owner),
+            Some(c) => expr_recv_at(c, src, scope, owner, depth + 1),
             None => Recv::Unknown,
         },
         "field_expression" => {
@@ -548,7 +583,7 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>, owner: Optio
                 return Recv::Unknown;
             };
             let field = text(f, src).to_string();
-            match expr_recv(v, src, scope, owner) {
+            match expr_recv_at(v, src, scope, owner, depth + 1) {
                 Recv::Field(b, mut fs) => {
                     fs.push(field);
                     Recv::Field(b, fs)
@@ -572,6 +607,19 @@ fn call_target(
     scope: &HashMap<String, Recv>,
     owner: Option<&str>,
 ) -> Option<CallTarget> {
+    call_target_at(f, src, scope, owner, 0)
+}
+
+fn call_target_at(
+    f: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+    depth: u32,
+) -> Option<CallTarget> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
     match f.kind() {
         "identifier" => {
             let name = text(f, src);
@@ -587,11 +635,17 @@ fn call_target(
                 .all(|s| !s.is_empty() && !s.starts_with('<'))
                 .then_some(CallTarget::Path(p))
         }
-        "generic_function" => call_target(f.child_by_field_name("function")?, src, scope, owner),
+        "generic_function" => call_target_at(
+            f.child_by_field_name("function")?,
+            src,
+            scope,
+            owner,
+            depth + 1,
+        ),
         "field_expression" => {
             let name = text(f.child_by_field_name("field")?, src).to_string();
             let value = f.child_by_field_name("value")?;
-            let (base, fields) = match expr_recv(value, src, scope, owner) {
+            let (base, fields) = match expr_recv_at(value, src, scope, owner, depth + 1) {
                 Recv::Field(b, fs) => (*b, fs),
                 r => (r, Vec::new()),
             };
@@ -609,14 +663,18 @@ fn macro_calls(
     scope: &HashMap<String, Recv>,
     owner: Option<&str>,
     out: &mut Vec<RawCall>,
+    depth: u32,
 ) {
+    if depth > super::MAX_NESTING {
+        return;
+    }
     let toks: Vec<Node<'_>> = {
         let mut c = tt.walk();
         tt.children(&mut c).collect()
     };
     for (i, t) in toks.iter().enumerate() {
         if t.kind() == "token_tree" {
-            macro_calls(*t, src, scope, owner, out);
+            macro_calls(*t, src, scope, owner, out, depth + 1);
             if i == 0 || !text(*t, src).starts_with('(') {
                 continue;
             }
@@ -774,6 +832,33 @@ mod tests {
         ] {
             assert_ne!(id, 0);
         }
+    }
+
+    /// Deep nesting (long field chains, paths, generics, macro arguments, inline modules)
+    /// is bounded by what the parser accepts, and extraction does not overflow on it.
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let n = 3000;
+        let mut src = String::from("fn f() { x");
+        src.push_str(&".y".repeat(n));
+        src.push_str(".z(); a");
+        src.push_str(&"::b".repeat(n));
+        src.push_str("(); m!(");
+        src.push_str(&"(".repeat(n));
+        src.push_str(&")".repeat(n));
+        src.push_str("); let v: ");
+        src.push_str(&"Box<".repeat(n));
+        src.push('T');
+        src.push_str(&">".repeat(n));
+        src.push_str(" = g(); }\n");
+        src.push_str(&"mod m { ".repeat(200));
+        src.push_str("fn inner() {}");
+        src.push_str(&" }".repeat(200));
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        assert_eq!(facts.symbols[0].name, "f");
+        // Modules deeper than `MAX_NESTING` are not walked.
+        let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["f"]);
     }
 
     #[test]
