@@ -146,13 +146,13 @@ async fn rust_constant_usages() {
 async fn rust_trait_implementations() {
     let dir = rust_repo();
     let r = ask(dir.path(), "what implements the Shape trait").await;
-    // From the graph: the implementing types (`Square` at 3, `Foo` at 4) and the trait
-    // (16).
+    // The implementations first, at their `impl Shape for …` lines, then the trait's own
+    // file (trait at 16, impl at 20).
     assert_eq!(
         files(&r),
         [
-            ("src/square.rs".to_string(), vec![3]),
-            ("src/foo.rs".to_string(), vec![4, 16]),
+            ("src/square.rs".to_string(), vec![5]),
+            ("src/foo.rs".to_string(), vec![16, 20]),
         ]
     );
     assert!(r.answer.contains("Implemented by"), "{}", r.answer);

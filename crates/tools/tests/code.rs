@@ -1131,12 +1131,13 @@ fn rs_callees_with_receivers() {
 
 #[test]
 fn rs_implementations_usages_and_trace() {
+    // Each type at its `impl Shape for …` line; the supertrait's at its definition.
     assert_eq!(
         text(
             rs_mini(),
             json!({"operation":"implementations","symbol":"Shape"})
         ),
-        "Shape (interface) at src/shape.rs:2\n\nImplementations:\n  Drawable (interface) at src/shape.rs:12\n  Circle (struct) at src/shapes/circle.rs:9\n  Square (struct) at src/shapes/square.rs:3"
+        "Shape (interface) at src/shape.rs:2\n\nImplementations:\n  Drawable (interface) at src/shape.rs:12\n  Circle (struct) at src/shapes/circle.rs:19\n  Square (struct) at src/shapes/square.rs:7"
     );
     assert_eq!(
         text(rs_mini(), json!({"operation":"usages","symbol":"Canvas"})),

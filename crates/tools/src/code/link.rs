@@ -104,6 +104,11 @@ struct Linker<'a> {
     /// Method → the type that contains it (`self`'s type; a Rust `impl` may be in
     /// another module than its type).
     owner_of: HashMap<SymbolId, SymbolId>,
+    /// Rust: the root modules of the repository's crates.
+    rust_crates: HashSet<String>,
+    /// Rust `impl Trait for Type` in the type's own file: (type, trait) → the `impl` line,
+    /// the line its `implements` edge cites.
+    impl_lines: HashMap<(SymbolId, SymbolId), u32>,
 }
 
 /// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
@@ -187,6 +192,8 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         bases: HashMap::new(),
         methods_by_name: HashMap::new(),
         owner_of: HashMap::new(),
+        rust_crates: HashSet::new(),
+        impl_lines: HashMap::new(),
     };
 
     // Modules and Go package names.
@@ -217,6 +224,14 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 .or_insert_with(|| input.facts.package.clone());
         }
     }
+    // The crates of the repository, by their root module.
+    let rust_crates: HashSet<String> = inputs
+        .iter()
+        .zip(&l.scopes)
+        .filter(|(i, _)| i.language == Language::Rust)
+        .map(|(_, s)| s.package.clone())
+        .collect();
+    l.rust_crates = rust_crates.clone();
     // Import maps.
     for (fi, input) in inputs.iter().enumerate() {
         let mut imports = HashMap::new();
@@ -272,7 +287,8 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                     imports.insert(imp.local.clone(), target);
                 }
                 Language::Rust => {
-                    let target = rust_absolute(&l.scopes[fi], &imp.module, &l.modules);
+                    let target =
+                        rust_absolute(&l.scopes[fi], &imp.module, &l.modules, &rust_crates);
                     if imp.local == STAR {
                         stars.extend(l.modules.get(&target).copied());
                     } else {
@@ -459,36 +475,65 @@ fn parent_module(module: &str) -> &str {
 }
 
 /// A Rust file's module path and its crate's root module. The crate is the directory
-/// above the last `src/` (its name, `-` read as `_`, or `crate` at the repository root);
-/// the module is the path below it (`src/parser/mod.rs` and `src/parser.rs` →
-/// `parser`, `src/lib.rs` and `src/main.rs` → the root). Files outside `src/` (`tests/`,
-/// `benches/`, `build.rs`) are modules of the root crate by their path.
+/// above the last `src/`, `tests/`, `benches/` or `examples/` (its name, `-` read as `_`,
+/// or `crate` at the repository root); the module is the path below `src/`
+/// (`src/parser/mod.rs` and `src/parser.rs` → `parser`, `src/lib.rs` and `src/main.rs` →
+/// the root), or `tests.name` for `tests/name.rs` (and so on). Other files (`build.rs`)
+/// are modules of the root crate by their path.
 fn rust_module(path: &str) -> (String, String) {
     let stem = path.strip_suffix(".rs").unwrap_or(path);
-    let at = stem
-        .match_indices("src/")
+    let at = ["src/", "tests/", "benches/", "examples/"]
+        .iter()
+        .flat_map(|d| stem.match_indices(d))
         .filter(|(i, _)| *i == 0 || stem.as_bytes()[i - 1] == b'/')
-        .map(|(i, _)| i)
-        .last();
+        .max_by_key(|(i, _)| *i);
     let (dir, rel) = match at {
-        Some(i) => (stem[..i].trim_end_matches('/'), &stem[i + 4..]),
-        None => ("", stem),
+        Some((i, "src/")) => (stem[..i].trim_end_matches('/'), stem[i + 4..].to_string()),
+        Some((i, d)) => (
+            stem[..i].trim_end_matches('/'),
+            format!("{}{}", d, &stem[i + d.len()..]),
+        ),
+        None => ("", stem.to_string()),
     };
     let krate = match dir.rsplit('/').next() {
         Some(d) if !d.is_empty() => d.replace('-', "_"),
         _ => "crate".to_string(),
     };
-    let rel = rel.strip_suffix("/mod").unwrap_or(rel);
-    if at.is_some() && matches!(rel, "lib" | "main" | "mod") {
+    let rel = rel.strip_suffix("/mod").unwrap_or(&rel);
+    if matches!(at, Some((_, "src/"))) && matches!(rel, "lib" | "main" | "mod") {
         return (krate.clone(), krate);
     }
     (format!("{krate}.{}", rel.replace('/', ".")), krate)
 }
 
+/// The crate of this repository an external crate name names, if one does: its directory
+/// name, or that name with the workspace's prefix or suffix (`explore_tools` for
+/// `crates/tools`), when exactly one crate matches. The linker does not read
+/// `Cargo.toml`; `crate` (a crate at the repository root) matches no name.
+fn rust_crate<'c>(name: &str, crates: &'c HashSet<String>) -> Option<&'c str> {
+    let mut found = crates.iter().filter(|c| {
+        c.as_str() != "crate"
+            && (name == c.as_str()
+                || name
+                    .strip_suffix(c.as_str())
+                    .is_some_and(|p| p.ends_with('_'))
+                || name
+                    .strip_prefix(c.as_str())
+                    .is_some_and(|p| p.starts_with('_')))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first.as_str())
+}
+
 /// A Rust `use` path made absolute: `crate::`, `self::` and `super::` from the file's
 /// module, a first segment naming a child module of the file's module or of the crate
 /// root (2015-style paths), anything else (`std`, another crate) as written.
-fn rust_absolute(scope: &FileScope, written: &str, modules: &HashMap<String, usize>) -> String {
+fn rust_absolute(
+    scope: &FileScope,
+    written: &str,
+    modules: &HashMap<String, usize>,
+    crates: &HashSet<String>,
+) -> String {
     let mut segs = written.split('.');
     let first = segs.next().unwrap_or("");
     let mut base = match first {
@@ -502,6 +547,8 @@ fn rust_absolute(scope: &FileScope, written: &str, modules: &HashMap<String, usi
                 child
             } else if modules.contains_key(&from_root) {
                 from_root
+            } else if let Some(c) = rust_crate(first, crates) {
+                c.to_string()
             } else {
                 return written.to_string();
             }
@@ -663,6 +710,9 @@ impl Linker<'_> {
             && tr != t
         {
             impl_bases.push((t, tr));
+            if self.symbols[t as usize].file as usize == fi {
+                self.impl_lines.insert((t, tr), block.line);
+            }
         }
         let (tq, td) = {
             let ts = &self.symbols[t as usize];
@@ -847,11 +897,16 @@ impl Linker<'_> {
                         e
                     } else if let Some(target) = scope.imports.get(head) {
                         self.resolve_import_target(target, 0)?
+                    } else if let Some(e) = scope
+                        .stars
+                        .iter()
+                        .find_map(|&m| self.module_member(m, head, 0))
+                    {
+                        e
                     } else {
-                        scope
-                            .stars
-                            .iter()
-                            .find_map(|&m| self.module_member(m, head, 0))?
+                        // `explore_tools::secrets::f()`: another crate of the repository.
+                        let c = rust_crate(head, &self.rust_crates)?;
+                        Ent::Module(*self.modules.get(c)?)
                     }
                 }
             },
@@ -1090,7 +1145,7 @@ impl Linker<'_> {
                     from: c,
                     to: b,
                     kind: EdgeKind::Implements,
-                    line: sym.line,
+                    line: self.impl_lines.get(&(c, b)).copied().unwrap_or(sym.line),
                     inferred: false,
                 });
             }
@@ -1201,6 +1256,30 @@ mod tests {
             python_module("scripts/run.py", &inits),
             ("run".to_string(), String::new())
         );
+    }
+
+    #[test]
+    fn rust_modules_and_crates() {
+        let m = |p: &str| rust_module(p);
+        let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(m("src/lib.rs"), s("crate", "crate"));
+        assert_eq!(m("src/shapes/mod.rs"), s("crate.shapes", "crate"));
+        assert_eq!(m("src/shapes/circle.rs"), s("crate.shapes.circle", "crate"));
+        assert_eq!(
+            m("crates/tools/src/code/index.rs"),
+            s("tools.code.index", "tools")
+        );
+        assert_eq!(
+            m("crates/tools/tests/code.rs"),
+            s("tools.tests.code", "tools")
+        );
+        assert_eq!(m("crates/my-cli/src/main.rs"), s("my_cli", "my_cli"));
+        assert_eq!(m("build.rs"), s("crate.build", "crate"));
+        let crates: HashSet<String> = ["tools", "agent", "crate"].map(String::from).into();
+        assert_eq!(rust_crate("explore_tools", &crates), Some("tools"));
+        assert_eq!(rust_crate("agent", &crates), Some("agent"));
+        assert_eq!(rust_crate("std", &crates), None);
+        assert_eq!(rust_crate("crate", &crates), None);
     }
 
     #[test]
