@@ -66,12 +66,16 @@ fn kinds() -> &'static Kinds {
 struct Extractor<'s> {
     src: &'s str,
     facts: FileFacts,
+    /// The type parameters of the `impl` or `trait` block being walked, with their first
+    /// trait bound (`impl<S: Store> Cache<S>`: `S` → `Store`).
+    block_generics: HashMap<String, Option<Path>>,
 }
 
 pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
     let mut x = Extractor {
         src,
         facts: FileFacts::default(),
+        block_generics: HashMap::new(),
     };
     x.items(tree.root_node(), &[]);
     x.facts
@@ -144,6 +148,7 @@ impl Extractor<'_> {
                     }
                 }
                 "function_item" => {
+                    self.block_generics.clear();
                     if let Some(name) = item.child_by_field_name("name") {
                         let sym =
                             self.symbol(text(name, src), Kind::Function, item, before, module);
@@ -218,6 +223,7 @@ impl Extractor<'_> {
 
     fn trait_item(&mut self, item: Node<'_>, before: &[Node<'_>], module: &[String]) {
         let src = self.src;
+        self.block_generics = generics(item, src);
         let Some(mut sym) = self.named(item, before, Kind::Interface, module) else {
             return;
         };
@@ -247,6 +253,7 @@ impl Extractor<'_> {
 
     fn impl_item(&mut self, item: Node<'_>, module: &[String]) {
         let src = self.src;
+        self.block_generics = generics(item, src);
         let Some(ty) = item
             .child_by_field_name("type")
             .and_then(|t| value_type(t, src, None))
@@ -347,6 +354,19 @@ impl Extractor<'_> {
     fn function(&mut self, mut sym: RawSymbol, f: Node<'_>, owner: Option<&str>) {
         let src = self.src;
         let mut scope: HashMap<String, Recv> = HashMap::new();
+        let mut params_of = self.block_generics.clone();
+        params_of.extend(generics(f, src));
+        // A value of a type parameter has its bound's methods (`s: &S` with `S: Store`);
+        // an unbounded one is unknown, not a type outside the repository.
+        let generic = |r: Recv| match r {
+            Recv::Typed(p) if p.len() == 1 && params_of.contains_key(&p[0]) => {
+                match params_of.get(&p[0]).cloned().flatten() {
+                    Some(b) => Recv::Typed(b),
+                    None => Recv::Unknown,
+                }
+            }
+            r => r,
+        };
         if let Some(params) = f.child_by_field_name("parameters") {
             for p in named_children(params) {
                 if p.kind() != "parameter" {
@@ -362,7 +382,7 @@ impl Extractor<'_> {
                     let recv = ty
                         .and_then(|t| value_type(t, src, owner))
                         .map_or(Recv::Opaque, Recv::Typed);
-                    scope.insert(text(pat, src).to_string(), recv);
+                    scope.insert(text(pat, src).to_string(), generic(recv));
                 }
             }
         }
@@ -425,6 +445,43 @@ impl Extractor<'_> {
         }
         self.facts.symbols.push(sym);
     }
+}
+
+/// The type parameters of a function, `impl` or `trait` (its `<…>` and `where` clause),
+/// each with its first trait bound as written.
+fn generics(n: Node<'_>, src: &str) -> HashMap<String, Option<Path>> {
+    let mut out = HashMap::new();
+    let first_bound = |b: Option<Node<'_>>| -> Option<Path> {
+        named_children(b?)
+            .into_iter()
+            .find_map(|t| value_type(t, src, None))
+    };
+    if let Some(tp) = n.child_by_field_name("type_parameters") {
+        for p in named_children(tp) {
+            if p.kind() == "type_parameter"
+                && let Some(name) = p.child_by_field_name("name")
+            {
+                out.insert(
+                    text(name, src).to_string(),
+                    first_bound(p.child_by_field_name("bounds")),
+                );
+            }
+        }
+    }
+    for c in named_children(n) {
+        if c.kind() != "where_clause" {
+            continue;
+        }
+        for w in named_children(c) {
+            if let Some(left) = w.child_by_field_name("left")
+                && left.kind() == "type_identifier"
+                && let Some(b) = first_bound(w.child_by_field_name("bounds"))
+            {
+                out.insert(text(left, src).to_string(), Some(b));
+            }
+        }
+    }
+    out
 }
 
 /// The segments of a path as written: `crate::a::B` → `crate`, `a`, `B`.
@@ -832,6 +889,25 @@ mod tests {
         ] {
             assert_ne!(id, 0);
         }
+    }
+
+    #[test]
+    fn values_of_type_parameters_have_their_bounds_methods() {
+        let src = "fn f<S: Store, U>(s: &S, u: U) { s.get(); u.put(); }\n\
+                   fn g<W>(w: W) where W: Writer { w.write(); }\n\
+                   impl<C: Clock> Timer<C> { fn tick(&self, c: C) { c.now(); } }\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let bases: Vec<Recv> = facts
+            .symbols
+            .iter()
+            .flat_map(|s| s.calls.iter())
+            .map(|c| match &c.target {
+                CallTarget::Member { base, .. } => base.clone(),
+                CallTarget::Path(_) => Recv::Opaque,
+            })
+            .collect();
+        let t = |n: &str| Recv::Typed(vec![n.to_string()]);
+        assert_eq!(bases, [t("Store"), Recv::Unknown, t("Writer"), t("Clock")]);
     }
 
     /// Deep nesting (long field chains, paths, generics, macro arguments, inline modules)
