@@ -1084,13 +1084,14 @@ fn rs_callers_through_use_paths_self_and_re_exports() {
         ),
         "Circle.new (method) at src/shapes/circle.rs:14\n\nCallers:\n  build_scene (function) at src/lib.rs:13"
     );
-    // `self.write`, and `log.write` on a `&Logger` parameter.
+    // `self.write`, `log.write` on a `&Logger` parameter, and a unit test in the
+    // `#[cfg(test)]` module (test code, ranked last; `Logger` through `use super::*`).
     assert_eq!(
         text(
             rs_mini(),
             json!({"operation":"callers","symbol":"Logger.write"})
         ),
-        "Logger.write (method) at src/log.rs:9\n\nCallers:\n  Logger.warn (method) at src/log.rs:14\n  Circle.draw (method) at src/shapes/circle.rs:27"
+        "Logger.write (method) at src/log.rs:9\n\nCallers:\n  Logger.warn (method) at src/log.rs:14\n  Circle.draw (method) at src/shapes/circle.rs:27\n  tests.writes (function) at src/log.rs:27 [test]"
     );
     // A call inside `assert!(…)`; the `dyn Shape` closure parameter is unknown: inferred.
     assert_eq!(

@@ -337,7 +337,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 end_line: raw.end_line,
                 signature: raw.signature.clone(),
                 doc: raw.doc.clone(),
-                is_test: file.is_test,
+                is_test: file.is_test || raw.test,
                 is_vendored: file.is_vendored,
                 is_generated: file.is_generated,
             });

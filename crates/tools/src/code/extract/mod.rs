@@ -141,6 +141,9 @@ pub struct RawSymbol {
     pub uses: Vec<Path>,
     /// Functions: the calls made in the body (closures included).
     pub calls: Vec<RawCall>,
+    /// Test code by where it is, in a file that is not a test file: Rust's `#[cfg(test)]`
+    /// modules.
+    pub test: bool,
 }
 
 impl RawSymbol {
@@ -158,6 +161,7 @@ impl RawSymbol {
             results: Vec::new(),
             uses: Vec::new(),
             calls: Vec::new(),
+            test: false,
         }
     }
 }

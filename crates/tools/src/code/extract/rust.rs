@@ -69,6 +69,8 @@ struct Extractor<'s> {
     /// The type parameters of the `impl` or `trait` block being walked, with their first
     /// trait bound (`impl<S: Store> Cache<S>`: `S` → `Store`).
     block_generics: HashMap<String, Option<Path>>,
+    /// Inside a `#[cfg(test)]` module: its items are test code.
+    in_test: bool,
 }
 
 pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
@@ -76,6 +78,7 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         src,
         facts: FileFacts::default(),
         block_generics: HashMap::new(),
+        in_test: false,
     };
     x.items(tree.root_node(), &[]);
     x.facts
@@ -144,7 +147,20 @@ impl Extractor<'_> {
                     {
                         let mut inner = module.to_vec();
                         inner.push(text(name, src).to_string());
+                        let was = self.in_test;
+                        self.in_test |= before
+                            .iter()
+                            .rev()
+                            .take_while(|p| {
+                                p.kind().ends_with("comment") || p.kind() == "attribute_item"
+                            })
+                            .any(|p| {
+                                p.kind() == "attribute_item"
+                                    && text(*p, src).split_whitespace().collect::<String>()
+                                        == "#[cfg(test)]"
+                            });
                         self.items(body, &inner);
+                        self.in_test = was;
                     }
                 }
                 "function_item" => {
@@ -207,6 +223,7 @@ impl Extractor<'_> {
         let mut sym = RawSymbol::new(name.to_string(), kind, node, self.src);
         sym.container = module.to_vec();
         sym.doc = doc_above(node, before, self.src);
+        sym.test = self.in_test;
         sym
     }
 
@@ -889,6 +906,22 @@ mod tests {
         ] {
             assert_ne!(id, 0);
         }
+    }
+
+    #[test]
+    fn cfg_test_modules_are_test_code() {
+        let src = "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn t() {}\n    impl S { fn m() {} }\n}\n\
+                   mod other { fn o() {} }\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let tests: Vec<_> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.name.as_str(), s.test))
+            .collect();
+        assert_eq!(
+            tests,
+            [("a", false), ("t", true), ("m", true), ("o", false)]
+        );
     }
 
     #[test]
