@@ -1223,6 +1223,14 @@ fn java_callers_static_imports_this_and_typed_values() {
 }
 
 #[test]
+fn java_unqualified_call_in_a_nested_class_reaches_the_outer_class() {
+    assert_eq!(
+        jtext(json!({"operation":"callers","symbol":"Canvas.create"})),
+        "Canvas.create (method) at J/canvas/Canvas.java:34\n\nCallers:\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:30"
+    );
+}
+
+#[test]
 fn java_callees_with_constructors_and_nested_classes() {
     assert_eq!(
         jtext(json!({"operation":"callees","symbol":"App.main"})),
@@ -1243,7 +1251,7 @@ fn java_implementations_methods_usages_and_trace() {
     );
     assert_eq!(
         jtext(json!({"operation":"usages","symbol":"Canvas"})),
-        "Canvas (class) at J/canvas/Canvas.java:9\n\nUsed by (parameters or results):\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:29\n  Circle.draw (method) at J/shapes/Circle.java:15\n  Drawable.draw (method) at J/shapes/Drawable.java:7\n  Polygon.draw (method) at J/shapes/Polygon.java:9"
+        "Canvas (class) at J/canvas/Canvas.java:9\n\nUsed by (parameters or results):\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:29\n  Canvas.create (method) at J/canvas/Canvas.java:34\n  Circle.draw (method) at J/shapes/Circle.java:15\n  Drawable.draw (method) at J/shapes/Drawable.java:7\n  Polygon.draw (method) at J/shapes/Polygon.java:9"
     );
     assert_eq!(
         jtext(json!({"operation":"trace","symbol":"main","to":"Logger.write"})),

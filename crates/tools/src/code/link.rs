@@ -1106,7 +1106,14 @@ impl Linker<'_> {
             },
             CallTarget::Member { base, fields, name } => {
                 match self.member_val(fi, owner, base, fields, 0) {
-                    Val::Type(t) => (self.member_of_sym(t, name).into_iter().collect(), false),
+                    Val::Type(t) => {
+                        let found = self.member_of_sym(t, name).or_else(|| {
+                            (matches!(base, Recv::SelfRef) && fields.is_empty())
+                                .then(|| self.outer_member(fi, owner, name))
+                                .flatten()
+                        });
+                        (found.into_iter().collect(), false)
+                    }
                     Val::Super(c) => {
                         let found = self
                             .bases
@@ -1121,6 +1128,22 @@ impl Linker<'_> {
                 }
             }
         }
+    }
+
+    /// Java: an unqualified call in a nested class that its class does not have is a
+    /// method of an enclosing class (`Outer.this.m()`), nearest first.
+    fn outer_member(&self, fi: usize, owner: SymbolId, name: &str) -> Option<SymbolId> {
+        if self.lang(fi) != Language::Java {
+            return None;
+        }
+        let (ofi, oraw) = self.raw[owner as usize];
+        let prefix = &self.scopes[ofi].prefix;
+        (1..oraw.container.len()).rev().find_map(|n| {
+            let q = qualify(prefix, &oraw.container[..n].join("."));
+            self.by_qname
+                .get(&q)
+                .and_then(|&c| self.member_of_sym(c, name))
+        })
     }
 
     /// Every method named `name` in the language family of file `fi`, marked inferred.
