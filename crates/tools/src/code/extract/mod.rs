@@ -105,10 +105,14 @@ pub struct ImplBlock {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
     /// The name bound in the file. Go: the alias, or empty for the package's own name.
+    /// Rust and Java: `*` for a glob import.
     pub local: String,
-    /// Python: number of leading dots of a relative import. Go: 0.
+    /// Python: number of leading dots of a relative import. Java: 1 for a static import.
+    /// Others: 0.
     pub level: u32,
-    /// Go: the import path. Python: the module as written (without leading dots).
+    /// Go: the import path. Python: the module as written (without leading dots). Rust:
+    /// the `use` path with `.` for `::` (`crate.a.B`, `super.x`). Java: the imported name
+    /// (`com.acme.Cart`), or the package of an `import a.b.*`.
     pub module: String,
     /// Python `from M import name`: the imported name.
     pub name: Option<String>,
