@@ -31,13 +31,14 @@ pub enum Kind {
     Function,
     /// A method: Go receiver function, Go interface method, Python function in a class.
     Method,
-    /// A Go struct type.
+    /// A Go struct type; a Rust struct or union.
     Struct,
-    /// A Go interface type.
+    /// A Go or TypeScript interface, a Rust trait, a Java interface or annotation type.
     Interface,
     /// A Python, TypeScript or Java class (a Java record too).
     Class,
-    /// Any other named type: Go `type IssueID int64`, aliases, Python type aliases.
+    /// Any other named type: Go `type IssueID int64`, aliases, Python type aliases, Rust
+    /// and Java enums.
     Type,
     /// A package-level constant (Go `const`, Python `UPPER_CASE = ...`).
     Const,
@@ -176,7 +177,9 @@ impl Language {
 pub enum EdgeKind {
     /// Function or method → the function or method it calls (line = the call site).
     Calls,
-    /// Type → the interface it satisfies (Go) or the class it extends directly (Python).
+    /// Type → the interface it satisfies (Go), the class or interface it extends or
+    /// implements directly (Python, TypeScript, Java), the trait it has an `impl` for
+    /// (Rust; the line is the `impl` block's when it is in the type's file).
     Implements,
     /// Type → its methods (Go receiver type, Python class, Go interface methods).
     Contains,
