@@ -63,28 +63,62 @@ fn spawn(repo: &Path) -> Result<u32> {
     Ok(child.id())
 }
 
-/// The lock a background build holds for its repository's cache: `None` when another
-/// process holds it (that one will write the cache; this one has nothing to do).
-pub fn try_lock(cache: &Path) -> Result<Option<File>> {
+/// The lock a background build holds for its repository's cache, removed when dropped so
+/// no empty `.building` file stays in the cache folder.
+#[derive(Debug)]
+pub struct BuildLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        // Unlinked while still held: a process that opened the old file finds it locked
+        // and bows out; one that comes later makes a new file (see `try_lock`).
+        let _ = std::fs::remove_file(&self.path);
+        let _ = fs4::FileExt::unlock(&self.file);
+    }
+}
+
+/// Takes the build lock of `cache`: `None` when another process holds it (that one will
+/// write the cache; this one has nothing to do).
+pub fn try_lock(cache: &Path) -> Result<Option<BuildLock>> {
     let path = lock_path(cache);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create `{}`", dir.display()))?;
     }
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("cannot open `{}`", path.display()))?;
-    // fs4 rather than `File::try_lock`, which needs Rust 1.89 (the MSRV is 1.88); called
-    // as a path so the newer inherent method is not picked.
-    match fs4::FileExt::try_lock(&file) {
-        Ok(()) => Ok(Some(file)),
-        Err(fs4::TryLockError::WouldBlock) => Ok(None),
-        Err(fs4::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("cannot lock `{}`", path.display()))
+    // A holder may unlink the file between our open and our lock: then the lock we got
+    // is on a file nobody else will see, and we try again on the new one.
+    for _ in 0..3 {
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("cannot open `{}`", path.display()))?;
+        // fs4 rather than `File::try_lock`, which needs Rust 1.89 (the MSRV is 1.88);
+        // called as a path so the newer inherent method is not picked.
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => return Ok(None),
+            Err(fs4::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock `{}`", path.display()));
+            }
         }
+        if same_file(&file, &path) {
+            return Ok(Some(BuildLock { file, path }));
+        }
+    }
+    Ok(None)
+}
+
+/// True when `path` still names the open `file`.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
     }
 }
 
@@ -106,10 +140,17 @@ mod tests {
         let cache = dir.path().join("code").join("relay-0123.idx");
         let first = try_lock(&cache).unwrap();
         assert!(first.is_some());
-        assert!(dir.path().join("code/relay-0123.idx.building").exists());
+        let lock = dir.path().join("code/relay-0123.idx.building");
+        assert!(lock.exists());
         // A second builder (another open file description) bows out while the first holds it.
         assert!(try_lock(&cache).unwrap().is_none());
         drop(first);
-        assert!(try_lock(&cache).unwrap().is_some());
+        // Released: the lock file is gone, and the next builder gets a new one.
+        assert!(!lock.exists());
+        let second = try_lock(&cache).unwrap();
+        assert!(second.is_some());
+        assert!(lock.exists());
+        drop(second);
+        assert!(!lock.exists());
     }
 }

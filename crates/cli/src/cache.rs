@@ -6,8 +6,9 @@
 //! - **Key.** Spec 004 keys by angle alone. A command line asks different questions under
 //!   the same angle (`general` by default), so an entry is a hit only when its angle *and*
 //!   its normalised query (lowercase, whitespace collapsed, trailing `?.!` dropped) match.
-//!   An angle still holds one entry and one file: a new question under an angle replaces
-//!   the previous one.
+//!   An angle holds up to [`MAX_PER_ANGLE`] questions: the newest in spec 004's
+//!   `explore-<angle>.json`, older ones beside it as `explore-<angle>.<key hash>.json`;
+//!   the oldest is evicted first.
 //! - **Freshness.** Each entry stores the blake3 hash of every file its result cites and
 //!   the repository it was made for; a hit re-hashes those files and treats the entry as
 //!   stale when any changed or disappeared, so a session directory can live across
@@ -35,6 +36,8 @@ use serde::{Deserialize, Serialize};
 
 /// The index file's name.
 pub const INDEX_FILE: &str = "cache-index.json";
+/// Questions kept per angle (the newest in the spec 004 file); past this, the oldest go.
+pub const MAX_PER_ANGLE: usize = 8;
 /// The lock file's name.
 const LOCK_FILE: &str = ".lock";
 /// `_metadata` keys the stored result carries for rebuilding the index; not shown to users.
@@ -45,7 +48,7 @@ const META_REPO: &str = "cache_repo";
 /// `cache-index.json`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Index {
-    /// One entry per angle.
+    /// Up to [`MAX_PER_ANGLE`] entries per angle, oldest first.
     pub entries: Vec<Entry>,
 }
 
@@ -104,9 +107,21 @@ pub struct Cache {
     dir: PathBuf,
 }
 
-/// Spec 004's file name for an angle's result.
+/// Spec 004's file name for an angle's result: the angle's newest question.
 pub fn result_file_name(angle: &str) -> String {
     format!("explore-{angle}.json")
+}
+
+/// The file of an older question under `angle`, named by its key's hash so that moving
+/// it aside never collides with another question's file.
+fn older_file_name(angle: &str, key: &str) -> String {
+    let hash = blake3::hash(key.as_bytes()).to_hex();
+    format!("explore-{angle}.{}.json", &hash[..12])
+}
+
+/// True when `file` is where an entry of `angle` for question `key` may live.
+fn names_question(file: &str, angle: &str, key: &str) -> bool {
+    file == result_file_name(angle) || file == older_file_name(angle, key)
 }
 
 /// The cache key of a question: lowercase, whitespace collapsed, trailing `?`, `.`, `!`
@@ -160,16 +175,24 @@ impl Cache {
                 self.repair_index()?
             }
         };
-        let Some(entry) = index.entries.iter().find(|e| e.angle == angle) else {
+        let key = query_key(query);
+        // This question's entry; an entry another spec 004 writer made (no key) stands
+        // for the whole angle.
+        let Some(entry) = index
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.angle == angle && e.query_key.as_deref() == Some(key.as_str()))
+            .or_else(|| {
+                index
+                    .entries
+                    .iter()
+                    .rev()
+                    .find(|e| e.angle == angle && e.query_key.is_none())
+            })
+        else {
             return Ok(Lookup::Miss);
         };
-        if entry
-            .query_key
-            .as_deref()
-            .is_some_and(|k| k != query_key(query))
-        {
-            return Ok(Lookup::Miss);
-        }
         if entry.repo.as_deref().is_some_and(|r| Path::new(r) != repo) {
             return Ok(Lookup::Miss);
         }
@@ -201,7 +224,7 @@ impl Cache {
                 )
             }
         };
-        self.remove(angle)?;
+        self.remove(angle, entry.query_key.as_deref())?;
         Ok(Lookup::Stale(reason))
     }
 
@@ -222,8 +245,10 @@ impl Cache {
         serde_json::from_str(&text).map_err(|e| format!("{file} is not a result document ({e})"))
     }
 
-    /// Stores a complete result for `angle` + its query, replacing the angle's entry.
-    /// `keywords` are recorded as spec 004 asks. Returns the result file's path.
+    /// Stores a complete result for `angle` + its query as the angle's newest entry, in
+    /// spec 004's file; the question that was there moves aside, the same question asked
+    /// before is replaced, and past [`MAX_PER_ANGLE`] the oldest are evicted. `keywords`
+    /// are recorded as spec 004 asks. Returns the result file's path.
     pub fn store(
         &self,
         angle: &str,
@@ -249,6 +274,7 @@ impl Cache {
         meta.insert(META_REPO.into(), repo_str.clone().into());
 
         let file = result_file_name(angle);
+        let key = query_key(&result.query);
         let entry = Entry {
             angle: angle.to_string(),
             keywords: keywords.to_vec(),
@@ -257,28 +283,71 @@ impl Cache {
             created_at: now_timestamp(),
             file_count: result.relevant_files.len(),
             query: Some(result.query.clone()),
-            query_key: Some(query_key(&result.query)),
+            query_key: Some(key.clone()),
             repo: Some(repo_str),
             source_hashes,
             extra: serde_json::Map::new(),
         };
 
         let _lock = self.lock()?;
+        let mut index = self.read_or_repair()?;
+        // The same question (or a keyless spec 004 entry) is replaced; its older file goes.
+        let mut gone = Vec::new();
+        index.entries.retain(|e| {
+            let same = e.angle == angle && e.query_key.as_deref().is_none_or(|k| k == key);
+            if same && e.file != file {
+                gone.push(e.file.clone());
+            }
+            !same
+        });
+        // The angle's newest question so far moves aside to make room in spec 004's file.
+        if let Some(prev) = index
+            .entries
+            .iter_mut()
+            .find(|e| e.angle == angle && e.file == file)
+        {
+            let older = older_file_name(angle, prev.query_key.as_deref().unwrap_or(""));
+            match std::fs::rename(self.dir.join(&file), self.dir.join(&older)) {
+                Ok(()) => prev.file = older,
+                // Its file is gone: the entry goes with it.
+                Err(_) => prev.file.clear(),
+            }
+        }
+        index.entries.retain(|e| !e.file.is_empty());
+        index.entries.push(entry);
+        let mine: Vec<usize> = (0..index.entries.len())
+            .filter(|&i| index.entries[i].angle == angle)
+            .collect();
+        if mine.len() > MAX_PER_ANGLE {
+            let evict = &mine[..mine.len() - MAX_PER_ANGLE];
+            for &i in evict {
+                gone.push(index.entries[i].file.clone());
+            }
+            let mut i = 0;
+            index.entries.retain(|_| {
+                i += 1;
+                !evict.contains(&(i - 1))
+            });
+        }
         let path = self.dir.join(&file);
         write_atomic(&path, &serde_json::to_vec_pretty(&stored)?)?;
-        let mut index = self.read_or_repair()?;
-        index.entries.retain(|e| e.angle != angle);
-        index.entries.push(entry);
         self.write_index(&index)?;
+        for name in gone {
+            // Best effort: a leftover file is not in the index, so it is never read.
+            let _ = std::fs::remove_file(self.dir.join(name));
+        }
         Ok(path)
     }
 
-    /// Removes `angle`'s entry (stale, or about to be replaced).
-    fn remove(&self, angle: &str) -> Result<()> {
+    /// Removes the entry of `angle` for question `key` (a stale one); `None` is the
+    /// keyless entry another spec 004 writer made.
+    fn remove(&self, angle: &str, key: Option<&str>) -> Result<()> {
         let _lock = self.lock()?;
         let mut index = self.read_or_repair()?;
         let before = index.entries.len();
-        index.entries.retain(|e| e.angle != angle);
+        index
+            .entries
+            .retain(|e| !(e.angle == angle && e.query_key.as_deref() == key));
         if index.entries.len() != before {
             self.write_index(&index)?;
         }
@@ -321,7 +390,7 @@ impl Cache {
             let Ok(result) = self.load_result(&name) else {
                 continue;
             };
-            if result_file_name(&result.angle) != name {
+            if !names_question(&name, &result.angle, &query_key(&result.query)) {
                 continue;
             }
             let meta = &result.metadata.extra;
@@ -348,6 +417,8 @@ impl Cache {
                 extra: serde_json::Map::new(),
             });
         }
+        // Oldest first, as stored: eviction and lookups rely on the order.
+        entries.sort_by(|a, b| a.created_at.cmp(&b.created_at));
         let index = Index { entries };
         self.write_index(&index)?;
         Ok(index)
@@ -620,6 +691,119 @@ mod tests {
         }
     }
 
+    fn stored_keys(cache: &Cache, angle: &str) -> Vec<String> {
+        index(cache)
+            .entries
+            .into_iter()
+            .filter(|e| e.angle == angle)
+            .map(|e| e.query_key.unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn several_questions_share_an_angle_newest_in_the_spec_004_file() {
+        let f = fixture();
+        let ask = |q: &str, file: &str| {
+            f.cache
+                .store("general", &[], &result(q, "general", &[file]), &f.repo)
+                .unwrap()
+        };
+        ask("who calls A", "a.go");
+        ask("where is B defined", "b.go");
+        // A, B, A: the first question is still there.
+        match f.cache.lookup("general", "who calls A", &f.repo).unwrap() {
+            Lookup::Hit(hit) => assert_eq!(hit.relevant_files[0].path, "a.go"),
+            other => panic!("expected a hit, got {other:?}"),
+        }
+        assert_eq!(
+            stored_keys(&f.cache, "general"),
+            vec!["who calls a", "where is b defined"]
+        );
+        // Spec 004's file holds the newest question.
+        let newest: ExploreResult =
+            serde_json::from_str(&std::fs::read_to_string(f.cache.result_path("general")).unwrap())
+                .unwrap();
+        assert_eq!(newest.query, "where is B defined");
+        // Asking the first again replaces its entry (no duplicate) and makes it newest.
+        ask("Who calls A?", "a.go");
+        assert_eq!(
+            stored_keys(&f.cache, "general"),
+            vec!["where is b defined", "who calls a"]
+        );
+        let files: Vec<String> = std::fs::read_dir(f.cache.dir())
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("explore-"))
+            .collect();
+        assert_eq!(files.len(), 2, "{files:?}");
+    }
+
+    #[test]
+    fn the_oldest_question_of_an_angle_is_evicted() {
+        let f = fixture();
+        for i in 0..MAX_PER_ANGLE + 2 {
+            let q = format!("question {i}");
+            f.cache
+                .store("general", &[], &result(&q, "general", &["a.go"]), &f.repo)
+                .unwrap();
+        }
+        let keys = stored_keys(&f.cache, "general");
+        assert_eq!(keys.len(), MAX_PER_ANGLE);
+        assert_eq!(keys[0], "question 2");
+        assert!(matches!(
+            f.cache.lookup("general", "question 0", &f.repo).unwrap(),
+            Lookup::Miss
+        ));
+        assert!(matches!(
+            f.cache.lookup("general", "question 5", &f.repo).unwrap(),
+            Lookup::Hit(_)
+        ));
+        let on_disk = std::fs::read_dir(f.cache.dir())
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("explore-"))
+            .count();
+        assert_eq!(on_disk, MAX_PER_ANGLE);
+    }
+
+    #[test]
+    fn a_stale_question_leaves_the_angle_s_others() {
+        let f = fixture();
+        for (q, file) in [("q1", "a.go"), ("q2", "b.go")] {
+            f.cache
+                .store("general", &[], &result(q, "general", &[file]), &f.repo)
+                .unwrap();
+        }
+        std::fs::write(f.repo.join("a.go"), "package a\n\nfunc A() {}\n").unwrap();
+        assert!(matches!(
+            f.cache.lookup("general", "q1", &f.repo).unwrap(),
+            Lookup::Stale(_)
+        ));
+        assert_eq!(stored_keys(&f.cache, "general"), vec!["q2"]);
+        assert!(matches!(
+            f.cache.lookup("general", "q2", &f.repo).unwrap(),
+            Lookup::Hit(_)
+        ));
+    }
+
+    #[test]
+    fn a_rebuilt_index_keeps_every_question_of_an_angle() {
+        let f = fixture();
+        for q in ["q1", "q2", "q3"] {
+            f.cache
+                .store("general", &[], &result(q, "general", &["a.go"]), &f.repo)
+                .unwrap();
+        }
+        std::fs::write(f.cache.dir().join(INDEX_FILE), "not json").unwrap();
+        assert!(matches!(
+            f.cache.lookup("general", "q1", &f.repo).unwrap(),
+            Lookup::Hit(_)
+        ));
+        let mut keys = stored_keys(&f.cache, "general");
+        keys.sort();
+        assert_eq!(keys, vec!["q1", "q2", "q3"]);
+    }
+
     #[test]
     fn concurrent_writers_lose_no_entry() {
         let f = fixture();
@@ -645,6 +829,7 @@ mod tests {
             .map(|e| e.angle)
             .collect();
         angles.sort();
+        angles.dedup();
         let mut want: Vec<String> = (0..16).map(|i| format!("angle-{i}")).collect();
         want.sort();
         assert_eq!(angles, want);

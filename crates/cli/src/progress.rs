@@ -29,8 +29,131 @@ pub fn suspended<R>(f: impl FnOnce() -> R) -> R {
 }
 
 fn set_active(bar: Option<ProgressBar>) {
+    if bar.is_some() {
+        clear_on_interrupt();
+    }
     if let Ok(mut g) = ACTIVE.lock() {
         *g = bar;
+    }
+}
+
+/// Ctrl-C while the progress line is up: clear it, say so, exit 130 (the shell's code for
+/// SIGINT). Without this the half-drawn spinner line stays on the terminal. Installed with
+/// the first progress line, so a run without one keeps the default SIGINT behaviour.
+fn clear_on_interrupt() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .build()
+        else {
+            return;
+        };
+        // Registered here, before the line is drawn, so a quick Ctrl-C is caught too.
+        let Ok(mut interrupt) = rt.block_on(async {
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        }) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("interrupt".into())
+            .spawn(move || {
+                if rt.block_on(interrupt.recv()).is_some() {
+                    if let Some(bar) = ACTIVE.lock().ok().and_then(|g| g.clone()) {
+                        bar.finish_and_clear();
+                    }
+                    let mut err = std::io::stderr().lock();
+                    let _ = std::io::Write::write_all(&mut err, b"\r\x1b[2Kinterrupted\n");
+                    drop(err);
+                    std::process::exit(130);
+                }
+            });
+    });
+}
+
+/// The CLI's one spinner line: on stderr (see [`ShortLines`]), ticking, registered as the
+/// line [`suspended`] hides and Ctrl-C clears. Call only when stderr is a terminal.
+pub fn spinner(message: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        None,
+        ProgressDrawTarget::term_like_with_hz(Box::new(ShortLines), 20),
+    );
+    let style = ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar.set_message(message.to_string());
+    set_active(Some(bar.clone()));
+    bar
+}
+
+/// Clears a [`spinner`] line for good.
+pub fn clear(bar: &ProgressBar) {
+    set_active(None);
+    bar.finish_and_clear();
+}
+
+/// stderr as indicatif's terminal, two columns narrower than it is: indicatif pads the
+/// line to the width, and a full-width line makes the terminal's `^C` echo wrap onto a
+/// new line, leaving the spinner above it after Ctrl-C.
+#[derive(Debug)]
+struct ShortLines;
+
+impl ShortLines {
+    fn put(s: &str) -> std::io::Result<()> {
+        use std::io::Write;
+        let mut err = std::io::stderr().lock();
+        err.write_all(s.as_bytes())
+    }
+}
+
+impl indicatif::TermLike for ShortLines {
+    fn width(&self) -> u16 {
+        terminal_size::terminal_size_of(std::io::stderr())
+            .map_or(80, |(w, _)| w.0)
+            .saturating_sub(2)
+            .max(20)
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            Ok(())
+        } else {
+            Self::put(&format!("\x1b[{n}A"))
+        }
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            Ok(())
+        } else {
+            Self::put(&format!("\x1b[{n}B"))
+        }
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            Ok(())
+        } else {
+            Self::put(&format!("\x1b[{n}C"))
+        }
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            Ok(())
+        } else {
+            Self::put(&format!("\x1b[{n}D"))
+        }
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        Self::put(&format!("{s}\n"))
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        Self::put(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        Self::put("\r\x1b[2K")
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        use std::io::Write;
+        std::io::stderr().flush()
     }
 }
 
@@ -72,13 +195,7 @@ impl Progress {
         if quiet || !std::io::stderr().is_terminal() {
             return None;
         }
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner());
-        bar.set_style(style);
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar.set_message("starting");
-        set_active(Some(bar.clone()));
+        let bar = spinner("starting");
         let state = Arc::new(Mutex::new(State::default()));
         let watch = {
             let (bar, state) = (bar.clone(), state.clone());
@@ -126,8 +243,7 @@ impl Progress {
 
     /// Clears the line (also done on drop).
     pub fn finish(&self) {
-        set_active(None);
-        self.bar.finish_and_clear();
+        clear(&self.bar);
     }
 }
 

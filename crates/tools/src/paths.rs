@@ -202,9 +202,12 @@ impl Parts {
     }
 
     /// Whether a directory component is one of `names`.
+    /// A leading underscore does not change what a directory is: Go ignores `_examples`
+    /// when building, and it holds examples all the same.
     fn in_dir(&self, names: &[&str]) -> bool {
         let dirs = &self.lower[..self.file_at.saturating_sub(1)];
-        dirs.split('/').any(|d| names.contains(&d))
+        dirs.split('/')
+            .any(|d| names.contains(&d) || names.contains(&d.trim_start_matches('_')))
     }
 
     /// Whether the file name follows one of `patterns`.
@@ -433,6 +436,8 @@ mod tests {
         assert!(classify("vendor/a/b.go").secondary());
         assert!(classify("internal/gen/issue.pb.go").secondary());
         assert!(classify("examples/app/main.py").secondary());
+        assert!(classify("_examples/logging/main.go").secondary());
+        assert!(!classify("httpx/_transports/default.py").secondary());
         assert!(!classify("internal/config/config.go").secondary());
         assert!(!classify("cmd/server/main.go").secondary());
     }

@@ -1258,3 +1258,31 @@ fn java_implementations_methods_usages_and_trace() {
         "Call path from App.main to Logger.write (3 calls):\n  App.main (method) at J/App.java:10\n  -> Canvas.add (method) at J/canvas/Canvas.java:13, called at J/App.java:12\n  -> Logger.info (method) at J/util/Logger.java:11, called at J/canvas/Canvas.java:15\n  -> Logger.write (method) at J/util/Logger.java:20, called at J/util/Logger.java:12"
     );
 }
+
+#[test]
+fn a_recursive_call_is_one_of_the_callers() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/rec\n\ngo 1.22\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("cmd.go"),
+        "package rec\n\ntype Command struct{ parent *Command }\n\nfunc (c *Command) Root() *Command {\n\tif c.parent != nil {\n\t\treturn c.parent.Root()\n\t}\n\treturn c\n}\n\nfunc (c *Command) Execute() error {\n\tif c.parent != nil {\n\t\treturn c.Root().Execute()\n\t}\n\treturn nil\n}\n\nfunc Main() { _ = (&Command{}).Execute() }\n",
+    )
+    .unwrap();
+    let tool = tool_for(dir.path());
+    let out = text(&tool, json!({"operation": "callers", "symbol": "Execute"}));
+    assert!(
+        out.contains("Command.Execute (method) at cmd.go:14"),
+        "{out}"
+    );
+    assert!(out.contains("Main (function) at cmd.go:19"), "{out}");
+    // Two levels up: the recursion is listed once and not walked again.
+    let out = text(
+        &tool,
+        json!({"operation": "callers", "symbol": "Execute", "depth": 2}),
+    );
+    assert_eq!(out.matches("Command.Execute (method)").count(), 2, "{out}");
+}

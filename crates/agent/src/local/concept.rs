@@ -53,8 +53,42 @@ impl LocalPolicy {
             contents.insert(rel.to_string(), text);
             Some(terms)
         };
-        let ranked = LexIndex::select(idx.rank(&query.terms, &query.weights, &mut content, focus));
+        // The project's own name ("where does chi respond with 405") matches a file that
+        // carries it, not the topic.
+        let project = project::words(&root, &idx.corpus().files);
+        let weights: Vec<f64> = query
+            .terms
+            .iter()
+            .zip(&query.weights)
+            .map(|(t, w)| {
+                if project.contains(t) {
+                    w * project::PROJECT_WORD_WEIGHT
+                } else {
+                    *w
+                }
+            })
+            .collect();
+        let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
         let corpus = idx.corpus();
+        let hints = signals::of(&query.raw);
+        let bonuses = signals::bonuses(corpus, &hints, &mut |rel| read_small(&root, rel));
+        // The words choose the files (a report's hints must not crowd them out by raising
+        // the bar); the hints add the files they point at and reorder.
+        let chosen: Vec<usize> = LexIndex::select(ranked.clone())
+            .iter()
+            .map(|r| r.file)
+            .collect();
+        let pointed: Vec<usize> = bonuses
+            .iter()
+            .filter(|b| b.1 >= MIN_SIGNAL)
+            .map(|b| b.0)
+            .collect();
+        lift_named(&mut ranked, bonuses);
+        let ranked: Vec<rank::RankedFile> = ranked
+            .into_iter()
+            .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
+            .take(rank::MAX_FILES)
+            .collect();
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
         // other words.
@@ -188,16 +222,21 @@ impl LocalPolicy {
                     .count()
                     * 2
                     > r.symbols.len().min(3);
-            let (start, num) = window(&cites);
-            let file = ConceptFile {
-                path: path.clone(),
-                rank,
-                cites,
-                matched: r.matched.clone(),
-                types,
-            };
-            let args = json!({"file": path, "start_line": start, "num_lines": num});
-            calls.push(self.call("read", args, Some(Purpose::Read { file })));
+            // One read per stretch of nearby citations: a single window over citations
+            // 300 lines apart would be cut, and the cut-off ones (often the function
+            // that does it) dropped.
+            for group in clusters(cites) {
+                let (start, num) = window(&group);
+                let file = ConceptFile {
+                    path: path.clone(),
+                    rank,
+                    cites: group,
+                    matched: r.matched.clone(),
+                    types,
+                };
+                let args = json!({"file": path, "start_line": start, "num_lines": num});
+                calls.push(self.call("read", args, Some(Purpose::Read { file })));
+            }
         }
         // Follow the best file's best callable one step through the call graph. "How"
         // follows it down: what it hands off to is part of the answer (the handler's
@@ -351,6 +390,73 @@ impl LocalPolicy {
     }
 }
 
+/// Lifts the files a report points at (see [`signals`]): each gets its hints' bonus on
+/// top of its score, cites the symbols they named first, and joins the ranking when the
+/// words alone missed it.
+fn lift_named(ranked: &mut Vec<rank::RankedFile>, bonuses: Vec<(usize, f64, Vec<usize>)>) {
+    if bonuses.is_empty() {
+        return;
+    }
+    for (file, bonus, named) in bonuses {
+        let at = match ranked.iter().position(|r| r.file == file) {
+            Some(at) => at,
+            None => {
+                ranked.push(rank::RankedFile {
+                    file,
+                    score: 0.0,
+                    lexical: 0.0,
+                    evidence: 0.0,
+                    matched: Vec::new(),
+                    symbols: Vec::new(),
+                });
+                ranked.len() - 1
+            }
+        };
+        let r = &mut ranked[at];
+        r.score += SIGNAL_WEIGHT * bonus;
+        // Named evidence is evidence: a file a traceback names is worth answering with.
+        r.evidence = r.evidence.max(rank::MIN_EVIDENCE);
+        let mut first: Vec<usize> = named;
+        first.dedup();
+        r.symbols.retain(|s| !first.contains(s));
+        first.append(&mut r.symbols);
+        r.symbols = first;
+    }
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
+}
+
+/// The least bonus that brings a file into a concept answer the words did not choose:
+/// a traceback frame or a title name in one file, not a name the prose mentions once.
+const MIN_SIGNAL: f64 = 0.4;
+
+/// How much a report's hints count against the words: the best file's word score is
+/// about 1, so an innermost traceback frame (1.0) is worth as much as the words.
+const SIGNAL_WEIGHT: f64 = 1.0;
+
+/// Most lines one `read` of a concept answer shows.
+const READ_WINDOW: u32 = 300;
+
+/// The citations in groups whose [`window`] fits in [`READ_WINDOW`] lines, in line order;
+/// no citations is one empty group (the file is still read).
+fn clusters(mut cites: Vec<Cite>) -> Vec<Vec<Cite>> {
+    cites.sort_by_key(|c| c.line);
+    let mut groups: Vec<Vec<Cite>> = Vec::new();
+    for c in cites {
+        match groups.last_mut() {
+            Some(g)
+                if c.end_line.max(c.line) < g[0].line.saturating_sub(2).max(1) + READ_WINDOW =>
+            {
+                g.push(c)
+            }
+            _ => groups.push(vec![c]),
+        }
+    }
+    if groups.is_empty() {
+        groups.push(Vec::new());
+    }
+    groups
+}
+
 /// The `read` window covering the citations: from the first to the last cited line, at
 /// most 300 lines, starting a little before the first so a doc comment shows.
 pub(super) fn window(cites: &[Cite]) -> (u32, u32) {
@@ -363,7 +469,7 @@ pub(super) fn window(cites: &[Cite]) -> (u32, u32) {
         .map(|c| c.end_line.max(c.line))
         .max()
         .unwrap_or(first);
-    let num = (last + 1).saturating_sub(start).clamp(1, 300);
+    let num = (last + 1).saturating_sub(start).clamp(1, READ_WINDOW);
     (start, num)
 }
 
@@ -403,4 +509,43 @@ pub(super) fn best_line(text: &str, terms: &[String]) -> Option<u32> {
         }
     }
     (best.0 > 0).then_some(best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cite(line: u32, end_line: u32) -> Cite {
+        Cite {
+            line,
+            end_line,
+            symbol: None,
+            kind: None,
+        }
+    }
+
+    #[test]
+    fn distant_citations_get_reads_of_their_own() {
+        let lines = |groups: Vec<Vec<Cite>>| -> Vec<Vec<u32>> {
+            groups
+                .into_iter()
+                .map(|g| g.into_iter().map(|c| c.line).collect())
+                .collect()
+        };
+        // 61 and 65 fit one window; 375 is 300 lines past 59 and gets its own.
+        assert_eq!(
+            lines(clusters(vec![cite(375, 390), cite(61, 61), cite(65, 65)])),
+            vec![vec![61, 65], vec![375]]
+        );
+        assert_eq!(
+            lines(clusters(vec![cite(10, 200), cite(250, 300)])),
+            vec![vec![10, 250]]
+        );
+        assert_eq!(lines(clusters(Vec::new())), vec![Vec::<u32>::new()]);
+        let windows: Vec<(u32, u32)> = clusters(vec![cite(61, 61), cite(375, 390)])
+            .iter()
+            .map(|g| window(g))
+            .collect();
+        assert_eq!(windows, vec![(59, 3), (373, 18)]);
+    }
 }

@@ -360,45 +360,80 @@ fn classify(q: &str) -> Intent {
     Intent::Concept
 }
 
-/// Verbs that ask for implementations or subclasses wherever they stand in a question.
-const IMPLEMENTS_VERBS: &[&str] = &[
-    "implement",
-    "implements",
-    "implementing",
-    "subclass",
-    "subclasses",
-    "subclassing",
-    "inherit",
-    "inherits",
-    "inheriting",
-    "extend",
-    "extends",
-    "extending",
-    "derive",
-    "derives",
+/// Relation words that ask for a relation wherever they stand in a short question, the
+/// name after them ("which types satisfy chi.Router", "list the methods on
+/// middleware.Compressor", "which handlers in the middleware package call
+/// chi.RouteContext"): the frames above only read questions that start the way they do.
+const CUES: &[(&[&str], Build)] = &[
+    (
+        &[
+            "implement",
+            "implements",
+            "implementing",
+            "implementors",
+            "implementers",
+            "implementations",
+            "satisfy",
+            "satisfies",
+            "subclass",
+            "subclasses",
+            "subclassing",
+            "inherit",
+            "inherits",
+            "inheriting",
+            "extend",
+            "extends",
+            "extending",
+            "derive",
+            "derives",
+        ],
+        IMPLS,
+    ),
+    (&["methods"], METHODS),
+    (&["call", "calls", "callers", "invoke", "invokes"], CALLERS),
 ];
 
-/// A question no frame reads, whose relation verb is followed by the symbol.
+/// Words between a cue and its name that say nothing about the name ("methods *does the*
+/// routing Context *have*", "inherit *directly from* Number").
+fn is_cue_glue(w: &str) -> bool {
+    matches!(
+        w,
+        "from" | "of" | "on" | "directly" | "the" | "does" | "do" | "did" | "have" | "has" | "a"
+    )
+}
+
+/// A question no frame reads, whose relation word is followed by the symbol. The name must
+/// read as a name: "where do we call the payment API" stays a concept question.
 fn cue_intent(q: &str) -> Option<Intent> {
-    let words: Vec<&str> = q.split_whitespace().collect();
+    let all: Vec<&str> = q.split_whitespace().collect();
+    let (at, build) = all.iter().enumerate().find_map(|(i, w)| {
+        let w = w.to_lowercase();
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        CUES.iter()
+            .find(|(cues, _)| cues.contains(&w))
+            .map(|(_, build)| (i, *build))
+    })?;
+    // The clause that holds the name ends at the first comma, colon or semicolon after
+    // the cue: ", including the typed getters", ", directly or not".
+    let end = all[at..]
+        .iter()
+        .position(|w| w.ends_with([',', ';', ':']))
+        .map_or(all.len(), |i| at + i + 1);
+    let words: Vec<String> = all[..end]
+        .iter()
+        .map(|w| w.trim_end_matches([',', ';', ':']).to_string())
+        .collect();
     // A question, not a report that happens to say "when I subclass Schema".
     if words.len() > 12 {
         return None;
     }
-    let at = words.iter().position(|w| {
-        let w = w.to_lowercase();
-        IMPLEMENTS_VERBS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric()))
-    })?;
-    let mut rest = &words[at + 1..];
-    while let Some(first) = rest.first()
-        && matches!(
-            first.to_lowercase().as_str(),
-            "from" | "of" | "directly" | "the"
-        )
-    {
-        rest = &rest[1..];
-    }
-    slot_symbol(&rest.join(" "), false, true).map(Intent::Implementations)
+    let rest: Vec<&str> = words[at + 1..]
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| is_cue_glue(&w.to_lowercase()))
+        .filter(|w| !matches!(w.to_lowercase().as_str(), "have" | "has"))
+        .collect();
+    slot_symbol(&rest.join(" "), false, true).map(build)
 }
 
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
@@ -575,7 +610,12 @@ fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
     }
     for w in aside.split_whitespace() {
         let w = w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        // "(in marshmallow.validate)": the preposition is not a place.
         if !w.is_empty()
+            && !matches!(
+                w,
+                "in" | "from" | "inside" | "within" | "under" | "the" | "of"
+            )
             && w.chars()
                 .all(|c| c.is_ascii_lowercase() || c == '_' || c == '.')
         {
@@ -709,6 +749,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
             .filter(|(_, n)| {
                 let opens = !mid && tokens.first().is_some_and(|t| t == *n);
                 n.contains('`')
+                    || written_as_call(n)
                     || clean_ident(n).is_some_and(|c| {
                         is_identifier_like(&c)
                             || (!opens && c.len() > 1 && c.starts_with(char::is_uppercase))
@@ -757,7 +798,8 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     let ident = clean_ident(token)?;
     let opens = !mid && tokens.first().is_some_and(|t| t == token);
     let capital = ident.chars().next().is_some_and(char::is_uppercase) && ident.len() > 1;
-    let looks = backticked || is_identifier_like(&ident) || (capital && !opens);
+    let looks =
+        backticked || written_as_call(token) || is_identifier_like(&ident) || (capital && !opens);
     let plain = ident.chars().all(|c| c.is_alphanumeric() || c == '_');
     // A plain lower-case word is a symbol in a relaxed slot ("who calls dispatch"), or
     // with a kind hint ("function dispatch") or an owner ("the send method of Client").
@@ -773,6 +815,19 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         None => ident,
     };
     Some(SymbolRef::new(name, kind).within(places))
+}
+
+/// `chain()`, `db.open()`: a word written as a call is a name, as a backticked one is.
+fn written_as_call(token: &str) -> bool {
+    token
+        .trim_end_matches(['?', '.', '!', ',', ':', ';'])
+        .strip_suffix("()")
+        .is_some_and(|name| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
 }
 
 /// Strips backticks, call parentheses, receiver syntax and trailing punctuation from a
@@ -985,6 +1040,51 @@ mod tests {
     }
 
     #[test]
+    fn relation_words_anywhere_in_a_short_question() {
+        assert_eq!(
+            parse("which types satisfy chi.Router").intent,
+            Intent::Implementations(sym("chi.Router"))
+        );
+        assert_eq!(
+            parse("which handlers in the middleware package call chi.RouteContext").intent,
+            Intent::Callers(sym("chi.RouteContext"))
+        );
+        assert_eq!(
+            parse("what methods does the routing Context have in chi").intent,
+            Intent::Methods(placed("Context", None, &["chi", "routing"]))
+        );
+        assert_eq!(
+            parse("list the methods on middleware.Compressor").intent,
+            Intent::Methods(sym("middleware.Compressor"))
+        );
+        assert_eq!(
+            parse("what calls the unexported chain() helper").intent,
+            Intent::Callers(placed("chain", None, &["unexported"]))
+        );
+        // The clause ends at a comma or a parenthesis.
+        assert_eq!(
+            parse("list all the methods of cli.Context, including the typed getters like Bool and String").intent,
+            Intent::Methods(sym("cli.Context"))
+        );
+        assert_eq!(
+            parse("all the exceptions that derive from TemplateError, directly or not").intent,
+            Intent::Implementations(sym("TemplateError"))
+        );
+        assert_eq!(
+            parse("which classes subclass Validator (in marshmallow.validate)").intent,
+            Intent::Implementations(placed("Validator", None, &["marshmallow", "validate"]))
+        );
+        // Prose after the relation word is not a name.
+        for q in [
+            "where do we call the payment API",
+            "how do handlers call into the store",
+            "what happens when requests inherit the timeout",
+        ] {
+            assert_eq!(parse(q).intent, Intent::Concept, "{q}");
+        }
+    }
+
+    #[test]
     fn overrides_ask_for_every_definition_of_the_bare_name() {
         for q in [
             "which classes override post_transaction",
@@ -1014,6 +1114,9 @@ mod tests {
             "what methods does LedgerService have",
             "list the methods of LedgerService",
             "LedgerService methods",
+            "list the methods on LedgerService",
+            "which methods does LedgerService have?",
+            "show all methods of the LedgerService",
         ] {
             assert_eq!(
                 parse(q).intent,

@@ -299,20 +299,27 @@ const IRREGULAR_PARTICIPLES: &[&str] = &[
 /// The content terms of a question with their weights (see [`ACTION_WEIGHT`]).
 pub fn query_terms_weighted(q: &str) -> Vec<(String, f64)> {
     let mut out: Vec<(String, f64)> = Vec::new();
-    for word in split_words(q) {
+    let words = split_words(q);
+    for (i, word) in words.iter().enumerate() {
         if word.chars().count() <= 1 || word.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        if is_stopword(&word) {
+        if is_stopword(word) {
             continue;
         }
-        let w = if (word.ends_with("ed") && word.len() > 4)
-            || IRREGULAR_PARTICIPLES.contains(&word.as_str())
-        {
+        // A participle before a noun describes it ("the sandboxed environment", "nested
+        // loops"): that is the topic, not the action ("how are webhooks handled").
+        let adjective = words.get(i + 1).is_some_and(|next| {
+            next.len() > 2 && !is_stopword(next) && next.chars().all(char::is_alphabetic)
+        });
+        let participle = (word.ends_with("ed") && word.len() > 4)
+            || IRREGULAR_PARTICIPLES.contains(&word.as_str());
+        let w = if participle && !adjective {
             ACTION_WEIGHT
         } else {
             1.0
         };
+        let word = word.clone();
         let t = stem(&word);
         match out.iter_mut().find(|(x, _)| *x == t) {
             Some(e) => e.1 = e.1.max(w),

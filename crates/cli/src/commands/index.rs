@@ -161,7 +161,7 @@ impl Drop for IndexBar {
     fn drop(&mut self) {
         // The watch first, so nothing redraws the cleared line.
         self.watch.take();
-        self.bar.finish_and_clear();
+        crate::progress::clear(&self.bar);
     }
 }
 
@@ -171,13 +171,7 @@ fn index_bar(quiet: bool) -> Option<IndexBar> {
     if quiet || !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}") {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(std::time::Duration::from_millis(100));
-    bar.set_message("indexing");
+    let bar = crate::progress::spinner("indexing");
     let shown = bar.clone();
     let watch = crate::progress::IndexWatch::start(move |snap| {
         if let Some(s) = snap {

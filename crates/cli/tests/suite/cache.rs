@@ -545,7 +545,7 @@ fn index_background_builds_quietly_under_a_lock() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(super::common::stdout(&out), "");
     let files = walk_files(&cache);
-    for ext in ["idx", "store", "building"] {
+    for ext in ["idx", "store"] {
         assert!(
             files
                 .iter()
@@ -553,17 +553,27 @@ fn index_background_builds_quietly_under_a_lock() {
             "{ext}: {files:?}"
         );
     }
+    // The build's lock file goes with the build.
+    assert!(
+        !files
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == "building")),
+        "{files:?}"
+    );
     // Another build holds the lock: this one writes nothing and still exits 0.
     let idx = files
         .iter()
         .find(|p| p.extension().is_some_and(|e| e == "idx"))
         .unwrap()
         .clone();
-    let lock = files
-        .iter()
-        .find(|p| p.extension().is_some_and(|e| e == "building"))
+    let mut lock = idx.clone().into_os_string();
+    lock.push(".building");
+    let held = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
         .unwrap();
-    let held = std::fs::File::options().write(true).open(lock).unwrap();
     fs4::FileExt::lock(&held).unwrap();
     std::fs::remove_file(&idx).unwrap();
     let out = run();

@@ -9,3 +9,4 @@ mod newcomer;
 mod run;
 mod server;
 mod store;
+mod terminal;

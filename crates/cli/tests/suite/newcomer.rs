@@ -210,3 +210,40 @@ fn matched_words_read_as_written() {
         "{text}"
     );
 }
+
+#[test]
+fn an_unusable_cache_folder_is_one_plain_warning_and_the_answer_still_comes() {
+    let sb = Sandbox::new();
+    // A file where the cache folder should be: even root cannot make a folder under it.
+    let blocker = sb.home.path().join("not-a-folder");
+    std::fs::write(&blocker, "").unwrap();
+    let out = sb
+        .cmd()
+        .env("EXPLORE_CACHE_DIR", blocker.join("cache"))
+        .arg("-C")
+        .arg(relay())
+        .args([
+            "--engine",
+            "local",
+            "--format",
+            "json",
+            "where is IssueStore defined",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        json_doc(&out)["relevant_files"][0]["path"],
+        "internal/model/issue.go"
+    );
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("warning: cannot use the cache folder ")
+            && lines[0].ends_with(
+                "the code index stays in memory for this run (set EXPLORE_CACHE_DIR to a writable folder)"
+            ),
+        "{err}"
+    );
+}

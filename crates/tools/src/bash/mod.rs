@@ -909,7 +909,7 @@ impl Run<'_> {
             search,
             empty: stdout.is_empty(),
         };
-        Ok((clean_text(&stdout), stderr_all, status))
+        Ok((text_or_binary(&stdout), stderr_all, status))
     }
 
     fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, Blocked> {
@@ -1123,6 +1123,52 @@ struct XargsJob<'a> {
 }
 
 /// Lossy UTF-8 with control, bidi and zero-width characters escaped (newlines and tabs kept).
+/// A pipeline's stdout for the model: text lines as [`clean_text`] shows them, and each run
+/// of binary lines (a NUL byte, or mostly bytes that are not text) replaced by one note,
+/// as `read` does for a binary file: escaped bytes cost tokens and say nothing.
+fn text_or_binary(bytes: &[u8]) -> String {
+    if !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok() {
+        return clean_text(bytes);
+    }
+    let mut out = String::new();
+    let mut binary = 0usize;
+    let flush = |out: &mut String, binary: &mut usize| {
+        if *binary > 0 {
+            out.push_str(&format!(
+                "[binary data, {} bytes, not shown: `file PATH` says what it is, `xxd PATH | head` shows its bytes]\n",
+                *binary
+            ));
+            *binary = 0;
+        }
+    };
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        if is_binary_line(line) {
+            binary += line.len();
+        } else {
+            flush(&mut out, &mut binary);
+            out.push_str(&clean_text(line));
+        }
+    }
+    flush(&mut out, &mut binary);
+    out
+}
+
+/// A NUL byte, or more than a tenth of the line's characters undecodable or control
+/// characters other than tab and CR.
+fn is_binary_line(line: &[u8]) -> bool {
+    if line.contains(&0) {
+        return true;
+    }
+    let text = String::from_utf8_lossy(line);
+    let odd = text
+        .chars()
+        .filter(|&c| {
+            c == char::REPLACEMENT_CHARACTER || (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+        })
+        .count();
+    odd * 10 > text.chars().count()
+}
+
 fn clean_text(bytes: &[u8]) -> String {
     let s = String::from_utf8_lossy(bytes);
     if !s
@@ -1259,6 +1305,23 @@ mod tests {
             out.starts_with("aaaa\nbbbb\n[output cut at 0 KB: 5 more bytes (1 lines)"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn binary_runs_become_one_note_and_text_stays() {
+        let mut out = b"==> blob.bin <==\n".to_vec();
+        out.extend_from_slice(b"a\x00\x01\x02\xffbinary\n\x00\x00\n");
+        out.extend_from_slice(b"==> t.txt <==\nhello\n");
+        assert_eq!(
+            text_or_binary(&out),
+            "==> blob.bin <==\n[binary data, 15 bytes, not shown: `file PATH` says what it is, `xxd PATH | head` shows its bytes]\n==> t.txt <==\nhello\n"
+        );
+        // Text with one odd character (Latin-1 in a comment) is text, escaped as before.
+        assert_eq!(
+            text_or_binary(b"caf\xe9 au lait here\n"),
+            "caf\u{fffd} au lait here\n"
+        );
+        assert_eq!(text_or_binary("ok\tfine\n".as_bytes()), "ok\tfine\n");
     }
 
     #[test]

@@ -86,6 +86,9 @@ pub struct CodeTool {
     /// The warm path (see [`CodeTool::warm_store`]): `None` until the first call looks,
     /// then the store file to answer from, or `Some(None)` to use [`CodeTool::graph`].
     warm: Mutex<Option<Option<Arc<StoreFile>>>>,
+    /// The cache file, resolved once: `None` when caching is off or its folder cannot be
+    /// made (said once, and the index stays in memory).
+    cache: std::sync::OnceLock<Option<PathBuf>>,
 }
 
 impl std::fmt::Debug for CodeTool {
@@ -106,15 +109,33 @@ impl CodeTool {
             state: Mutex::new(None),
             first: prefilter::FirstQuery::default(),
             warm: Mutex::new(None),
+            cache: std::sync::OnceLock::new(),
         }
     }
 
-    /// The cache file this tool reads and writes, if any.
+    /// The cache file this tool reads and writes, if any. A cache folder that cannot be
+    /// made (a file in the way, no permission) is one warning, not one per cache file
+    /// read and written: the index is then kept in memory for the run.
     pub fn cache_path(&self) -> Option<PathBuf> {
-        if self.options.no_cache {
-            return None;
-        }
-        index::cache_path(self.root.path(), self.options.cache_dir.as_deref())
+        self.cache
+            .get_or_init(|| {
+                if self.options.no_cache {
+                    return None;
+                }
+                let path = index::cache_path(self.root.path(), self.options.cache_dir.as_deref())?;
+                let folder = path.parent()?;
+                match std::fs::create_dir_all(folder) {
+                    Ok(()) => Some(path),
+                    Err(e) => {
+                        tracing::warn!(
+                            "cannot use the cache folder {} ({e}); the code index stays in memory for this run (set EXPLORE_CACHE_DIR to a writable folder)",
+                            folder.display()
+                        );
+                        None
+                    }
+                }
+            })
+            .clone()
     }
 
     /// The graph: loaded from the cache (refreshed for changed files) or built on the

@@ -360,8 +360,10 @@ fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Wal
     let depth = depth.clamp(1, MAX_DEPTH);
     let mut walk = Walk::default();
     let mut seen = HashSet::from([id]);
+    #[allow(clippy::too_many_arguments)]
     fn go(
         store: &dyn GraphStore,
+        root: SymbolId,
         at: SymbolId,
         level: u32,
         max: u32,
@@ -409,7 +411,10 @@ fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Wal
             ))
         });
         for hop in hops {
-            if !seen.insert(hop.id) {
+            // A recursive call (`c.Root().ExecuteC()` inside `ExecuteC`) is a call site
+            // like any other; the symbol is not walked again.
+            let recursive = level == 1 && hop.id == root;
+            if !recursive && !seen.insert(hop.id) {
                 continue;
             }
             walk.total += 1;
@@ -417,14 +422,14 @@ fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Wal
             if walk.hops.len() < Walk::LIMIT {
                 walk.hops.push(hop);
             }
-            if level < max {
-                go(store, next, level + 1, max, up, seen, walk);
+            if level < max && !recursive {
+                go(store, root, next, level + 1, max, up, seen, walk);
             }
         }
     }
     // Only symbols fewer than `depth` calls away are expanded.
     store.prefetch_calls(&[id], depth - 1, up);
-    go(store, id, 1, depth, up, &mut seen, &mut walk);
+    go(store, id, id, 1, depth, up, &mut seen, &mut walk);
     walk
 }
 

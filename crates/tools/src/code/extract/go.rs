@@ -341,18 +341,15 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
                     }
                 }
                 if let Some(body) = node.child_by_field_id(field_ids().body) {
-                    let mut calls = Vec::new();
-                    bind_locals(body, src, &import_names, &mut scope, &mut calls);
-                    for call in calls {
-                        if let Some(function) = call.child_by_field_id(field_ids().function)
-                            && let Some(target) = call_target(function, src, &scope, &import_names)
-                        {
-                            sym.calls.push(RawCall {
-                                line: line_of(call),
-                                target,
-                            });
-                        }
-                    }
+                    collect_calls(body, src, &import_names, &mut scope, &mut sym);
+                }
+            }
+            // A package-level variable's initializer runs code too (`var helpCommand =
+            // &Command{Action: func(c *Context) error { … ShowAppHelp(c) … }}`): its calls
+            // are the variable's, as in TypeScript and JavaScript.
+            "var_spec" | "const_spec" => {
+                if let Some(value) = node.child_by_field_id(field_ids().value) {
+                    collect_calls(value, src, &import_names, &mut scope, &mut sym);
                 }
             }
             "type_spec" | "type_alias" => {
@@ -404,6 +401,29 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
     }
 
     facts
+}
+
+/// Records the calls under `node` (a function body, an initializer) as `sym`'s, typing
+/// the locals it declares on the way.
+fn collect_calls(
+    node: Node<'_>,
+    src: &str,
+    import_names: &HashSet<String>,
+    scope: &mut HashMap<String, Recv>,
+    sym: &mut RawSymbol,
+) {
+    let mut calls = Vec::new();
+    bind_locals(node, src, import_names, scope, &mut calls);
+    for call in calls {
+        if let Some(function) = call.child_by_field_id(field_ids().function)
+            && let Some(target) = call_target(function, src, scope, import_names)
+        {
+            sym.calls.push(RawCall {
+                line: line_of(call),
+                target,
+            });
+        }
+    }
 }
 
 /// The name a package is referred to by when imported without an alias: the last path
@@ -736,6 +756,27 @@ fn doc_comment(docs: [Option<Node<'_>>; 2], src: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::code::extract::{CallTarget, extract};
+    use crate::code::model::Language;
+
+    #[test]
+    fn calls_in_a_package_level_initializer_belong_to_the_variable() {
+        let src = "package cli\n\nvar helpCommand = &Command{\n\tAction: func(c *Context) error {\n\t\t_ = ShowAppHelp(c)\n\t\treturn nil\n\t},\n}\n\nconst n = len(\"abc\")\n";
+        let facts = extract(Language::Go, src.as_bytes()).unwrap();
+        let calls = |name: &str| -> Vec<(String, u32)> {
+            let sym = facts.symbols.iter().find(|s| s.name == name).unwrap();
+            sym.calls
+                .iter()
+                .map(|c| match &c.target {
+                    CallTarget::Path(p) => (p.join("."), c.line),
+                    CallTarget::Member { name, .. } => (name.clone(), c.line),
+                })
+                .collect()
+        };
+        assert_eq!(calls("helpCommand"), vec![("ShowAppHelp".to_string(), 5)]);
+        assert_eq!(calls("n"), vec![("len".to_string(), 10)]);
+    }
+
     #[test]
     fn every_field_and_kind_the_walks_use_is_in_the_grammar() {
         let f = super::field_ids();

@@ -1,0 +1,478 @@
+//! The strong signals of a pasted report (issue 13, "long, noisy questions"): a traceback
+//! names the files and functions the failure went through, a title names its subject, a
+//! backticked or CamelCase name in the prose says what the reporter is talking about.
+//! Bag-of-words ranking weighs these like any other word, so the module every report's
+//! sample code imports (`tomlkit.parse(…)`, `jinja2.Environment(…)`) wins; these hints
+//! lift the files the report actually points at.
+//!
+//! Only long questions carry hints (several lines, or many words): in a one-line question
+//! a name is the symbol intent's business, and a title is the whole question.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::query::is_identifier_like;
+use super::rank::Corpus;
+
+/// A question with at least this many lines, or [`REPORT_WORDS`] words, is a report.
+const REPORT_LINES: usize = 3;
+const REPORT_WORDS: usize = 30;
+
+/// What a hint points at, as the report wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A file path or a path suffix (`jinja2/compiler.py`, `container.py`).
+    Path(String),
+    /// An identifier, possibly dotted (`Node.__hash__`, `OutOfOrderTableProxy`).
+    Name(String),
+    /// The message of a raised error (`AssertionError: Tried to resolve a name …`), looked
+    /// up as text in the source: the code that raises it is where it failed.
+    Message(String),
+}
+
+/// Where in the report a hint was found; the source sets its weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The innermost traceback frame in the repository (where it failed).
+    InnermostFrame,
+    /// Another traceback frame.
+    Frame,
+    /// A path written in the text (`container.py:187`, `src/app/views.py`).
+    Mention,
+    /// An error message some source file spells out.
+    Raised,
+    /// A name in the report's first line.
+    Title,
+    /// A name in backticks in the prose.
+    Backticked,
+    /// A CamelCase, snake_case or dotted name in the prose.
+    Prose,
+}
+
+impl Source {
+    /// How much one hint of this source adds to a file's score (before it is shared among
+    /// the files it could mean).
+    pub fn weight(self) -> f64 {
+        match self {
+            Source::InnermostFrame => 1.0,
+            Source::Frame => 0.4,
+            Source::Mention => 0.8,
+            Source::Raised => 0.8,
+            Source::Title => 0.7,
+            Source::Backticked => 0.4,
+            Source::Prose => 0.25,
+        }
+    }
+}
+
+/// One hint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hint {
+    /// What it points at.
+    pub target: Target,
+    /// Where it was found.
+    pub source: Source,
+}
+
+/// Compiles a constant pattern: the unit tests compile each one, so it cannot fail here.
+#[allow(
+    clippy::expect_used,
+    reason = "constant patterns, compiled by the tests"
+)]
+fn pattern(re: &str) -> Regex {
+    Regex::new(re).expect("a constant pattern")
+}
+
+/// `File "…/jinja2/compiler.py", line 1234, in visit_Name`.
+static PY_FRAME: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r#"File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][A-Za-z0-9_<>]*))?"#));
+
+/// A source path, optionally with a line: `container.py:187`, `/go/src/x/y.go:42`.
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?:^|[\s(`'\x22\[])((?:[\w.-]+/)*[\w-]+\.(?:py|go|ts|tsx|js|jsx|mjs|cjs|rs|java|rb))(?::(\d+))?\b",
+    )
+});
+
+/// `ValueError: year 52383 is out of range`, `pkg.errors.ParseError: …`, `panic: …`.
+static RAISED: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|panic):\s+(.{12,})$")
+});
+
+/// The hints of `question`, strongest first; empty for a short question.
+pub fn of(question: &str) -> Vec<Hint> {
+    let lines: Vec<&str> = question.lines().filter(|l| !l.trim().is_empty()).collect();
+    let words = question.split_whitespace().count();
+    if lines.len() < REPORT_LINES && words < REPORT_WORDS {
+        return Vec::new();
+    }
+    let mut hints = Vec::new();
+    // Traceback frames, in order: Python prints the innermost last.
+    let frames: Vec<(String, Option<String>)> = PY_FRAME
+        .captures_iter(question)
+        .map(|c| (c[1].to_string(), c.get(3).map(|m| m.as_str().to_string())))
+        .collect();
+    for (i, (path, func)) in frames.iter().enumerate().rev() {
+        let source = if i + 1 == frames.len() {
+            Source::InnermostFrame
+        } else {
+            Source::Frame
+        };
+        hints.push(Hint {
+            target: Target::Path(path.clone()),
+            source,
+        });
+        if let Some(f) = func.as_ref().filter(|f| !f.starts_with('<')) {
+            hints.push(Hint {
+                target: Target::Name(f.clone()),
+                source: Source::Frame,
+            });
+        }
+    }
+    let mut fenced = false;
+    for (n, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if let Some(c) = RAISED.captures(line) {
+            hints.push(Hint {
+                target: Target::Message(c[1].trim().to_string()),
+                source: Source::Raised,
+            });
+        }
+        // Paths written anywhere (a frame's path was taken above).
+        if !PY_FRAME.is_match(line) {
+            for c in PATH.captures_iter(line) {
+                hints.push(Hint {
+                    target: Target::Path(c[1].to_string()),
+                    source: Source::Mention,
+                });
+            }
+        }
+        // Code is the reporter's setup: it calls the package's entry points, which say
+        // little about where the fault is. Names count from the prose.
+        if fenced || trimmed.starts_with(">>>") || trimmed.starts_with("...") {
+            continue;
+        }
+        for (name, backticked) in names_in(line) {
+            let source = if n == 0 {
+                Source::Title
+            } else if backticked {
+                Source::Backticked
+            } else {
+                Source::Prose
+            };
+            hints.push(Hint {
+                target: Target::Name(name),
+                source,
+            });
+        }
+    }
+    hints
+}
+
+/// The identifiers of a prose line: backticked spans (their identifier-shaped words),
+/// and outside them words that can only be names (CamelCase, snake_case, dotted).
+fn names_in(line: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for (i, part) in line.split('`').enumerate() {
+        let backticked = i % 2 == 1;
+        for raw in part.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '\'')) {
+            let word = raw
+                .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .trim_end_matches("()");
+            let word = word.split('(').next().unwrap_or(word);
+            if word.len() < 3
+                || !word
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                || word.starts_with(|c: char| c.is_ascii_digit())
+                || word.contains("..")
+            {
+                continue;
+            }
+            // A file name is a path (taken above), not a symbol.
+            if PATH.is_match(&format!(" {word}")) {
+                continue;
+            }
+            // Outside backticks a capitalised word is prose ("Hello", "Python"); a name
+            // needs an inner capital, an underscore or a dot.
+            let shaped = word.contains(['_', '.'])
+                || word.chars().skip(1).any(char::is_uppercase)
+                    && word.chars().any(char::is_lowercase);
+            if (backticked && is_identifier_like(word)) || shaped {
+                out.push((word.to_string(), backticked));
+            }
+        }
+    }
+    out
+}
+
+/// Most files a name may define and still point somewhere: a name defined in more
+/// places (`__init__`, `get`) says nothing.
+const MAX_DEFINING_FILES: usize = 4;
+
+/// The bonus each file of `corpus` gets from `hints`, and the symbols the hints named in
+/// it (to cite first). A hint that could mean several files shares its weight among them.
+/// `read` gives a file's text, for error messages (read only when the report has one).
+pub fn bonuses(
+    corpus: &Corpus,
+    hints: &[Hint],
+    read: &mut dyn FnMut(&str) -> Option<String>,
+) -> Vec<(usize, f64, Vec<usize>)> {
+    let mut by_file: std::collections::BTreeMap<usize, (f64, Vec<usize>)> = Default::default();
+    let mut seen: Vec<&Target> = Vec::new();
+    for h in hints {
+        // A name said three times in the prose is one hint (its strongest mention).
+        if seen.contains(&&h.target) {
+            continue;
+        }
+        seen.push(&h.target);
+        match &h.target {
+            Target::Path(p) => {
+                let files = files_for_path(corpus, p);
+                if files.is_empty() {
+                    continue;
+                }
+                let share = h.source.weight() / files.len() as f64;
+                for f in files {
+                    by_file.entry(f).or_default().0 += share;
+                }
+            }
+            Target::Message(m) => {
+                let windows = message_windows(m);
+                if windows.is_empty() {
+                    continue;
+                }
+                let files: Vec<usize> = (0..corpus.files.len())
+                    .filter(|&f| {
+                        read(&corpus.files[f]).is_some_and(|text| {
+                            windows.iter().any(|w| {
+                                memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
+                            })
+                        })
+                    })
+                    .collect();
+                if files.is_empty() || files.len() > MAX_DEFINING_FILES {
+                    continue;
+                }
+                let share = h.source.weight() / files.len() as f64;
+                for f in files {
+                    by_file.entry(f).or_default().0 += share;
+                }
+            }
+            Target::Name(n) => {
+                let syms = symbols_named(corpus, n);
+                let mut files: Vec<usize> =
+                    syms.iter().map(|&si| corpus.symbols[si].file).collect();
+                files.sort_unstable();
+                files.dedup();
+                if files.is_empty() || files.len() > MAX_DEFINING_FILES {
+                    continue;
+                }
+                let share = h.source.weight() / files.len() as f64;
+                for f in files {
+                    let e = by_file.entry(f).or_default();
+                    e.0 += share;
+                    e.1.extend(
+                        syms.iter()
+                            .copied()
+                            .filter(|&si| corpus.symbols[si].file == f),
+                    );
+                }
+            }
+        }
+    }
+    by_file
+        .into_iter()
+        .map(|(f, (bonus, syms))| (f, bonus, syms))
+        .collect()
+}
+
+/// Runs of four plain words of an error message, the pieces a format string keeps
+/// whatever values were put between them ("Tried to resolve a", "to resolve a name", …;
+/// a message split over two literals still matches in each half).
+fn message_windows(message: &str) -> Vec<String> {
+    let mut runs: Vec<Vec<&str>> = vec![Vec::new()];
+    for raw in message.split_whitespace() {
+        let word = raw.trim_end_matches([',', '.', ':', ';']);
+        let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+        if plain && let Some(run) = runs.last_mut() {
+            run.push(word);
+        }
+        // A value ('x', 52383) or punctuation ends a run.
+        if !plain || word.len() != raw.len() {
+            runs.push(Vec::new());
+        }
+    }
+    let mut out = Vec::new();
+    for run in runs {
+        for win in run.windows(4) {
+            let text = win.join(" ");
+            if text.len() >= 12 && !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// The files a written path means: those whose path ends with its longest suffix that
+/// any file has, on component boundaries, down to the file name
+/// (`/usr/lib/python3/site-packages/jinja2/compiler.py` → `src/jinja2/compiler.py`).
+fn files_for_path(corpus: &Corpus, written: &str) -> Vec<usize> {
+    let norm = written.replace('\\', "/");
+    let parts: Vec<&str> = norm
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    for start in 0..parts.len() {
+        let suffix = parts[start..].join("/");
+        let hits: Vec<usize> = corpus
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| *f == &suffix || f.ends_with(&format!("/{suffix}")))
+            .map(|(i, _)| i)
+            .collect();
+        if !hits.is_empty() {
+            return hits;
+        }
+    }
+    Vec::new()
+}
+
+/// The symbols a written name means: its qualified form (`Node.__hash__`) when some
+/// symbol has it, else its last component, matched exactly.
+fn symbols_named(corpus: &Corpus, written: &str) -> Vec<usize> {
+    let qualified: Vec<usize> = (0..corpus.symbols.len())
+        .filter(|&si| {
+            let d = &corpus.symbols[si].display;
+            d == written || d.ends_with(&format!(".{written}"))
+        })
+        .collect();
+    if !qualified.is_empty() || !written.contains('.') {
+        return qualified;
+    }
+    let leaf = written.rsplit('.').next().unwrap_or(written);
+    (0..corpus.symbols.len())
+        .filter(|&si| corpus.symbols[si].name == leaf)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::local::rank::SymbolInfo;
+
+    fn corpus() -> Corpus {
+        let sym = |name: &str, display: &str, file: usize, line: u32| SymbolInfo {
+            name: name.into(),
+            display: display.into(),
+            kind: "method".into(),
+            file,
+            line,
+            end_line: line + 5,
+            doc: String::new(),
+        };
+        Corpus {
+            files: vec![
+                "src/pkg/api.py".into(),
+                "src/pkg/compiler.py".into(),
+                "src/pkg/nodes.py".into(),
+                "tests/test_nodes.py".into(),
+            ],
+            symbols: vec![
+                sym("parse", "parse", 0, 10),
+                sym("visit_Name", "CodeGenerator.visit_Name", 1, 40),
+                sym("__hash__", "Node.__hash__", 2, 70),
+                sym("__hash__", "Other.__hash__", 1, 90),
+            ],
+            edges: vec![],
+        }
+    }
+
+    #[test]
+    fn error_messages_match_their_format_string_in_pieces() {
+        assert_eq!(
+            message_windows("Tried to resolve a name ('x') to a reference"),
+            vec!["Tried to resolve a", "to resolve a name"]
+        );
+        assert_eq!(
+            message_windows("The 'yourapp' package was not installed in a way"),
+            vec![
+                "package was not installed",
+                "was not installed in",
+                "not installed in a",
+                "installed in a way"
+            ]
+        );
+        let report = "It fails\n\nwith\n```\nValueError: The 'yourapp' package was not installed in a way\n```\n";
+        let c = corpus();
+        let b = bonuses(&c, &of(report), &mut |p| {
+            (p == "src/pkg/api.py").then(|| {
+                "raise ValueError(f\"The {x!r} package was not installed in a way that\")"
+                    .to_string()
+            })
+        });
+        assert_eq!(b.len(), 1);
+        assert_eq!((b[0].0, b[0].1), (0, 0.8));
+    }
+
+    #[test]
+    fn a_one_line_question_has_no_hints() {
+        assert!(of("why does Node.__hash__ raise on parsed input").is_empty());
+    }
+
+    #[test]
+    fn traceback_frames_title_and_prose_names() {
+        let report = "Node.__hash__ raises on parsed input\n\
+            I tried `pkg.parse` and got:\n\
+            ```\n\
+            Traceback (most recent call last):\n  \
+              File \"repro.py\", line 3, in <module>\n  \
+              File \"/venv/lib/site-packages/pkg/compiler.py\", line 41, in visit_Name\n\
+            ValueError: boom\n\
+            ```\n\
+            The FooBar helper in nodes.py looks wrong.";
+        let hints = of(report);
+        let want = |t: Target, s: Source| Hint {
+            target: t,
+            source: s,
+        };
+        assert_eq!(
+            hints,
+            vec![
+                want(
+                    Target::Path("/venv/lib/site-packages/pkg/compiler.py".into()),
+                    Source::InnermostFrame
+                ),
+                want(Target::Name("visit_Name".into()), Source::Frame),
+                want(Target::Path("repro.py".into()), Source::Frame),
+                want(Target::Name("Node.__hash__".into()), Source::Title),
+                want(Target::Name("pkg.parse".into()), Source::Backticked),
+                want(Target::Path("nodes.py".into()), Source::Mention),
+                want(Target::Name("FooBar".into()), Source::Prose),
+            ]
+        );
+        let c = corpus();
+        let b = bonuses(&c, &hints, &mut |_| None);
+        // compiler.py: the innermost frame (1.0) and its function (0.4); nodes.py: the
+        // title's Node.__hash__ (0.7) and the mention (0.8); repro.py is not in the repo;
+        // api.py: `pkg.parse` (0.4).
+        let get = |f: usize| {
+            b.iter()
+                .find(|x| x.0 == f)
+                .map(|x| (x.1 * 100.0).round() / 100.0)
+        };
+        assert_eq!(get(1), Some(1.4));
+        assert_eq!(get(2), Some(1.5));
+        assert_eq!(get(0), Some(0.4));
+        assert_eq!(get(3), None);
+        let nodes = b.iter().find(|x| x.0 == 2).unwrap();
+        assert_eq!(nodes.2, vec![2]);
+    }
+}
