@@ -91,12 +91,7 @@ pub fn try_lock(cache: &Path) -> Result<Option<BuildLock>> {
     // A holder may unlink the file between our open and our lock: then the lock we got
     // is on a file nobody else will see, and we try again on the new one.
     for _ in 0..3 {
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("cannot open `{}`", path.display()))?;
+        let file = crate::cache::open_lock_file(&path)?;
         // fs4 rather than `File::try_lock`, which needs Rust 1.89 (the MSRV is 1.88);
         // called as a path so the newer inherent method is not picked.
         match fs4::FileExt::try_lock(&file) {

@@ -435,15 +435,20 @@ impl Cache {
     fn lock(&self) -> Result<File> {
         fs_err::create_dir_all(&self.dir)?;
         let path = self.dir.join(LOCK_FILE);
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("cannot open the cache lock `{}`", path.display()))?;
+        let file = open_lock_file(&path)?;
         fs4::FileExt::lock(&file).with_context(|| format!("cannot lock `{}`", path.display()))?;
         Ok(file)
     }
+}
+
+/// Opens (creating it, never truncating) a file that exists to be locked.
+pub fn open_lock_file(path: &Path) -> Result<File> {
+    File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("cannot open the lock file `{}`", path.display()))
 }
 
 fn read_index(path: &Path) -> Result<Index> {

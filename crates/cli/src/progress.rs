@@ -105,6 +105,15 @@ impl ShortLines {
         let mut err = std::io::stderr().lock();
         err.write_all(s.as_bytes())
     }
+
+    /// The cursor `n` cells in `direction` (CSI A up, B down, C right, D left).
+    fn moved(n: usize, direction: char) -> std::io::Result<()> {
+        if n == 0 {
+            Ok(())
+        } else {
+            Self::put(&format!("\x1b[{n}{direction}"))
+        }
+    }
 }
 
 impl indicatif::TermLike for ShortLines {
@@ -115,32 +124,16 @@ impl indicatif::TermLike for ShortLines {
             .max(20)
     }
     fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            Self::put(&format!("\x1b[{n}A"))
-        }
+        Self::moved(n, 'A')
     }
     fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            Self::put(&format!("\x1b[{n}B"))
-        }
+        Self::moved(n, 'B')
     }
     fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            Self::put(&format!("\x1b[{n}C"))
-        }
+        Self::moved(n, 'C')
     }
     fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            Ok(())
-        } else {
-            Self::put(&format!("\x1b[{n}D"))
-        }
+        Self::moved(n, 'D')
     }
     fn write_line(&self, s: &str) -> std::io::Result<()> {
         Self::put(&format!("{s}\n"))

@@ -436,25 +436,39 @@ const SIGNAL_WEIGHT: f64 = 1.0;
 /// Most lines one `read` of a concept answer shows.
 const READ_WINDOW: u32 = 300;
 
-/// The citations in groups whose [`window`] fits in [`READ_WINDOW`] lines, in line order;
-/// no citations is one empty group (the file is still read).
-fn clusters(mut cites: Vec<Cite>) -> Vec<Vec<Cite>> {
-    cites.sort_by_key(|c| c.line);
-    let mut groups: Vec<Vec<Cite>> = Vec::new();
-    for c in cites {
+/// The citations in groups whose [`window`] fits in [`READ_WINDOW`] lines. Each group
+/// keeps the citations' order of merit, and the group of the best citation comes first
+/// (the answer names the first citation it reads); no citations is one empty group (the
+/// file is still read).
+fn clusters(cites: Vec<Cite>) -> Vec<Vec<Cite>> {
+    let mut by_line: Vec<usize> = (0..cites.len()).collect();
+    by_line.sort_by_key(|&i| cites[i].line);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in by_line {
+        let c = &cites[i];
         match groups.last_mut() {
             Some(g)
-                if c.end_line.max(c.line) < g[0].line.saturating_sub(2).max(1) + READ_WINDOW =>
+                if c.end_line.max(c.line)
+                    < cites[g[0]].line.saturating_sub(2).max(1) + READ_WINDOW =>
             {
-                g.push(c)
+                g.push(i)
             }
-            _ => groups.push(vec![c]),
+            _ => groups.push(vec![i]),
         }
     }
-    if groups.is_empty() {
-        groups.push(Vec::new());
+    for g in &mut groups {
+        g.sort_unstable();
     }
-    groups
+    groups.sort_by_key(|g| g[0]);
+    let mut slots: Vec<Option<Cite>> = cites.into_iter().map(Some).collect();
+    let mut out: Vec<Vec<Cite>> = groups
+        .into_iter()
+        .map(|g| g.into_iter().filter_map(|i| slots[i].take()).collect())
+        .collect();
+    if out.is_empty() {
+        out.push(Vec::new());
+    }
+    out
 }
 
 /// The `read` window covering the citations: from the first to the last cited line, at
@@ -532,14 +546,15 @@ mod tests {
                 .map(|g| g.into_iter().map(|c| c.line).collect())
                 .collect()
         };
-        // 61 and 65 fit one window; 375 is 300 lines past 59 and gets its own.
+        // 61 and 65 fit one window; 375 is 300 lines past 59 and gets its own, and comes
+        // first: it was the best citation. Within a group the order of merit stays.
         assert_eq!(
-            lines(clusters(vec![cite(375, 390), cite(61, 61), cite(65, 65)])),
-            vec![vec![61, 65], vec![375]]
+            lines(clusters(vec![cite(375, 390), cite(65, 65), cite(61, 61)])),
+            vec![vec![375], vec![65, 61]]
         );
         assert_eq!(
-            lines(clusters(vec![cite(10, 200), cite(250, 300)])),
-            vec![vec![10, 250]]
+            lines(clusters(vec![cite(250, 300), cite(10, 200)])),
+            vec![vec![250, 10]]
         );
         assert_eq!(lines(clusters(Vec::new())), vec![Vec::<u32>::new()]);
         let windows: Vec<(u32, u32)> = clusters(vec![cite(61, 61), cite(375, 390)])
