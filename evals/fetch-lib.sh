@@ -123,3 +123,52 @@ npm_pack() {
   rm -rf "$tmp"
   echo "fetched $dest/$dir"
 }
+
+# crate NAME VERSION SHA256: the .crate tarball from crates.io's static host (what `cargo`
+# itself downloads; nothing is built) unpacked as $dest/NAME-VERSION.
+crate() {
+  local name=$1 version=$2 sha256=$3
+  local archive="$name-$version.crate"
+  if [ -d "$dest/$name-$version" ]; then
+    echo "$dest/$name-$version is already there"
+    return
+  fi
+  reuse "$archive"
+  if [ ! -f "$cache/$archive" ]; then
+    curl -sSfL -o "$cache/$archive.partial" "https://static.crates.io/crates/$name/$archive"
+    mv "$cache/$archive.partial" "$cache/$archive"
+  fi
+  echo "$sha256  $cache/$archive" | sha256sum --check --quiet
+  local tmp
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  tar -xzf "$cache/$archive" -C "$tmp"
+  mv "$tmp/$name-$version" "$dest/$name-$version"
+  rm -rf "$tmp"
+  echo "fetched $dest/$name-$version"
+}
+
+# debian_src_zip PACKAGE VERSION SHA256 ZIP PREFIX STRIP DIR: the files under PREFIX of the
+# zip archive ZIP inside a Debian package (`apt-get download` + `dpkg -x`, no install; e.g.
+# openjdk-17-source's src.zip), unpacked as $dest/DIR with the leading STRIP folder removed.
+debian_src_zip() {
+  local pkg=$1 version=$2 sha256=$3 zip=$4 prefix=$5 strip=$6 dir=$7
+  local deb="${pkg}_${version}_all.deb"
+  if [ -d "$dest/$dir" ]; then
+    echo "$dest/$dir is already there"
+    return
+  fi
+  reuse "$deb"
+  if [ ! -f "$cache/$deb" ]; then
+    (cd "$cache" && { apt-get download -qq "$pkg=$version" 2>/dev/null ||
+      { apt-get update -qq && apt-get download -qq "$pkg=$version"; }; })
+  fi
+  echo "$sha256  $cache/$deb" | sha256sum --check --quiet
+  local tmp
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  dpkg -x "$cache/$deb" "$tmp/deb"
+  (cd "$tmp" && unzip -q "deb/$zip" "$prefix*" -d out)
+  mkdir -p "$dest/$dir"
+  mv "$tmp/out/$strip"/* "$dest/$dir/"
+  rm -rf "$tmp"
+  echo "fetched $dest/$dir"
+}

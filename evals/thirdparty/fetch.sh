@@ -8,7 +8,10 @@
 #   - Go library source from Debian (`apt-get download`, unpacked with `dpkg -x`, no
 #     install): gorilla/mux 1.8.0, spf13/cobra 1.6.1;
 #   - TypeScript sources from npm (`npm pack`, no install, no scripts): rxjs 7.8.1's
-#     `src/` (the package also ships compiled `dist/`, left out).
+#     `src/` (the package also ships compiled `dist/`, left out);
+#   - a Rust crate from crates.io (the `.crate` tarball cargo downloads): ignore 0.4.23;
+#   - Java sources from Debian's openjdk-17-source (`apt-get download`, its `src.zip`):
+#     the `java.util.logging` package of OpenJDK 17.0.21.
 # Archives are kept in target/thirdparty/cache/ (a second run is offline); an archive
 # already downloaded by evals/bench/corpus.sh (target/bench-corpus/downloads/) is reused.
 #
@@ -32,6 +35,11 @@ debian golang-github-spf13-cobra-dev 1.6.1-1 \
   github.com/spf13/cobra cobra-1.6.1
 npm_pack rxjs 7.8.1 \
   c532167725ab7d085123209156c93cef22f2479cb9c8527060f1cd903aa9d149 rxjs-7.8.1 src
+crate ignore 0.4.23 6d89fd380afde86567dfba715db065673989d6253f42b88179abd3eae47bda4b
+debian_src_zip openjdk-17-source '17.0.21.1+2-1~deb12u1' \
+  5106aa3881e3b49568823ebdfc3755d4043f6f53bbfc996d0efee03172dc0a9b \
+  usr/lib/jvm/openjdk-17/lib/src.zip java.logging/java/util/logging/ java.logging \
+  jdk17-logging
 
 # This repository's own code at a pinned commit (Rust, with the Go and Python fixtures
 # under evals/fixtures): a mixed repository whose main language the code graph does not

@@ -1,7 +1,8 @@
-//! The local engine's text search through the real loop, on small repositories in
-//! languages the code graph does not parse (Rust, JavaScript) and on a mixed one (Rust
-//! beside a Go fixture): definitions, callers, usages of a constant, implementations, the
-//! concept ranking, and the honest wording of answers found this way.
+//! The local engine's text search through the real loop, on small repositories (Rust,
+//! JavaScript and Ruby; the first two now parsed by the code graph, which answers what it
+//! can, the text search the rest) and on a mixed one (Rust beside a Go fixture):
+//! definitions, callers, usages of a constant, implementations, the concept ranking, and
+//! the honest wording of answers found by text.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
@@ -62,7 +63,7 @@ fn rust_repo() -> tempfile::TempDir {
 }
 
 #[tokio::test]
-async fn rust_definition_by_text_search() {
+async fn rust_definition_from_the_graph() {
     let dir = rust_repo();
     let r = ask(dir.path(), "where is Foo defined").await;
     assert_eq!(r.metadata.stop_reason, StopReason::Answered);
@@ -70,11 +71,30 @@ async fn rust_definition_by_text_search() {
     assert_eq!(r.relevant_files[0].locations[0].end_line, Some(6));
     assert!(
         r.answer
-            .starts_with("Found by text search (no code graph for Rust)."),
+            .starts_with("`Foo` (struct) at src/foo.rs:4 is the definition."),
         "{}",
         r.answer
     );
     assert_clean(&r);
+}
+
+#[tokio::test]
+async fn ruby_definition_by_text_search() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "lib/foo.rb",
+        "# A foo.\nclass Foo\n  def grow\n    @size += 1\n  end\nend\n",
+    );
+    let r = ask(dir.path(), "where is Foo defined").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    assert_eq!(files(&r)[0], ("lib/foo.rb".to_string(), vec![2]));
+    assert!(
+        r.answer
+            .starts_with("Found by text search (no code graph for Ruby)."),
+        "{}",
+        r.answer
+    );
 }
 
 #[tokio::test]
@@ -126,7 +146,8 @@ async fn rust_constant_usages() {
 async fn rust_trait_implementations() {
     let dir = rust_repo();
     let r = ask(dir.path(), "what implements the Shape trait").await;
-    // The implementations first, then the trait's own file (trait at 16, impl at 20).
+    // The implementations first, at their `impl Shape for …` lines, then the trait's own
+    // file (trait at 16, impl at 20).
     assert_eq!(
         files(&r),
         [
@@ -305,13 +326,13 @@ async fn rust_callees_from_the_body() {
     let dir = rust_repo();
     let r = ask(dir.path(), "what does start call").await;
     assert_eq!(r.metadata.stop_reason, StopReason::Answered);
-    // `start` (main.rs:9-14) calls `f.grow()`, defined at foo.rs:11; the comment's
-    // `f.grow()` and the `if` are not calls.
+    // `start` (main.rs:9-14) calls `f.grow()` (line 12), defined at foo.rs:11; the
+    // comment's `f.grow()` and the `if` are not calls.
     assert_eq!(
         files(&r),
         [
             ("src/foo.rs".to_string(), vec![11]),
-            ("src/main.rs".to_string(), vec![9]),
+            ("src/main.rs".to_string(), vec![9, 12]),
         ]
     );
     assert!(

@@ -150,16 +150,21 @@ impl Overview {
                 .map(|(l, n)| format!("{l} {}", group(*n as u64)))
                 .collect();
             out.push_str(&format!(" Languages: {}.", shown.join(", ")));
-            let in_graph = |l: &str| matches!(l, "Go" | "Python" | "TypeScript" | "JavaScript");
+            let in_graph = |l: &str| {
+                matches!(
+                    l,
+                    "Go" | "Python" | "TypeScript" | "JavaScript" | "Rust" | "Java"
+                )
+            };
             let graph = self.languages.iter().any(|(l, _)| in_graph(l));
             let others = self.languages.iter().any(|(l, _)| !in_graph(l));
             match (graph, others) {
                 (true, false) => {}
                 (true, true) => out.push_str(
-                    " `code` covers the Go, Python, TypeScript and JavaScript files; search the others with bash rg.",
+                    " `code` covers the Go, Python, TypeScript, JavaScript, Rust and Java files; search the others with bash rg.",
                 ),
                 (false, _) => out.push_str(
-                    " `code` covers only Go, Python, TypeScript and JavaScript, so it has nothing here: search with bash rg and read.",
+                    " `code` covers only Go, Python, TypeScript, JavaScript, Rust and Java, so it has nothing here: search with bash rg and read.",
                 ),
             }
         }
@@ -231,13 +236,13 @@ mod tests {
 
     #[test]
     fn a_repository_without_go_or_python_is_told_to_search_by_text() {
-        let dir = repo(&["src/lib.rs", "src/main.rs", "Cargo.toml"]);
+        let dir = repo(&["lib/app.rb", "lib/user.rb", "Gemfile"]);
         let text = survey_path(dir.path()).render();
         assert_eq!(
             text,
-            "Repository: 3 files. Languages: Rust 2. `code` covers only Go, Python, TypeScript \
-             and JavaScript, so it has nothing here: search with bash rg and read.\nTop level: \
-             src/ Cargo.toml"
+            "Repository: 3 files. Languages: Ruby 2. `code` covers only Go, Python, TypeScript, \
+             JavaScript, Rust and Java, so it has nothing here: search with bash rg and read.\nTop \
+             level: lib/ Gemfile"
         );
     }
 

@@ -1011,6 +1011,254 @@ fn ts_methods_usages_and_trace() {
     );
 }
 
+// ---- rs-mini (Rust) ----
+
+fn rs_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rs-mini"))
+    })
+}
+
+#[test]
+fn rs_find_definitions_of_every_kind() {
+    for (args, want) in [
+        (
+            json!({"operation":"find","symbol":"Shape"}),
+            "Shape (interface) at src/shape.rs:2\n  pub trait Shape\n  // Anything with an area.",
+        ),
+        (
+            json!({"operation":"find","symbol":"Circle"}),
+            "Circle (struct) at src/shapes/circle.rs:9\n  pub struct Circle\n  // A circle by its radius.",
+        ),
+        // The module path qualifies (`crate.shapes.circle.Circle.new`).
+        (
+            json!({"operation":"find","symbol":"circle.Circle.new"}),
+            "Circle.new (method) at src/shapes/circle.rs:14\n  pub fn new(radius: f64) -> Self",
+        ),
+        (
+            json!({"operation":"find","symbol":"Corner"}),
+            "Corner (type) at src/shapes/square.rs:13\n  pub enum Corner",
+        ),
+        (
+            json!({"operation":"find","symbol":"PI"}),
+            "PI (const) at src/shapes/circle.rs:5\n  pub const PI: f64 = 3.14159;",
+        ),
+        (
+            json!({"operation":"find","symbol":"LINES"}),
+            "LINES (var) at src/log.rs:18\n  pub static mut LINES: usize = 0;",
+        ),
+        (
+            json!({"operation":"find","symbol":"Area","kind":"type"}),
+            "Area (type) at src/shape.rs:16\n  pub type Area = f64;",
+        ),
+    ] {
+        assert_eq!(text(rs_mini(), args), want);
+    }
+}
+
+#[test]
+fn rs_methods_from_impl_blocks_in_other_files() {
+    // `impl Circle` in canvas.rs, trait impls in circle.rs.
+    assert_eq!(
+        text(rs_mini(), json!({"operation":"methods","symbol":"Circle"})),
+        "Circle (struct) at src/shapes/circle.rs:9\n\nMethods:\n  Circle.scale (method) at src/canvas.rs:30\n  Circle.new (method) at src/shapes/circle.rs:14\n  Circle.area (method) at src/shapes/circle.rs:20\n  Circle.draw (method) at src/shapes/circle.rs:26"
+    );
+}
+
+#[test]
+fn rs_callers_through_use_paths_self_and_re_exports() {
+    // `super::square_of` and `use super::square_of`.
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callers","symbol":"square_of"})
+        ),
+        "square_of (function) at src/shapes/mod.rs:8\n\nCallers:\n  Circle.area (method) at src/shapes/circle.rs:21\n  Square.area (method) at src/shapes/square.rs:9"
+    );
+    // `Circle::new` through `pub use shapes::Circle` in lib.rs.
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callers","symbol":"Circle.new"})
+        ),
+        "Circle.new (method) at src/shapes/circle.rs:14\n\nCallers:\n  build_scene (function) at src/lib.rs:13"
+    );
+    // `self.write`, `log.write` on a `&Logger` parameter, and a unit test in the
+    // `#[cfg(test)]` module (test code, ranked last; `Logger` through `use super::*`).
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callers","symbol":"Logger.write"})
+        ),
+        "Logger.write (method) at src/log.rs:9\n\nCallers:\n  Logger.warn (method) at src/log.rs:14\n  Circle.draw (method) at src/shapes/circle.rs:27\n  tests.writes (function) at src/log.rs:27 [test]"
+    );
+    // A call inside `assert!(…)`; the `dyn Shape` closure parameter is unknown: inferred.
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callers","symbol":"Circle.area"})
+        ),
+        "Circle.area (method) at src/shapes/circle.rs:20\n\nCallers:\n  Circle.scale (method) at src/canvas.rs:32\n  Canvas.total_area (method) at src/canvas.rs:24 [inferred]\nThrough Shape.area (method at src/shape.rs:3), which may dispatch here:\n  Shape.describe (method) at src/shape.rs:7\n  Canvas.total_area (method) at src/canvas.rs:24 [inferred]"
+    );
+}
+
+#[test]
+fn rs_callees_with_receivers() {
+    // `canvas::Canvas::new()`, `c.add` on its result, `Circle::new` re-exported.
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callees","symbol":"build_scene"})
+        ),
+        "build_scene (function) at src/lib.rs:11\n\nCallees:\n  Canvas.new (method) at src/canvas.rs:11, called at line 12\n  Canvas.add (method) at src/canvas.rs:18, called at line 13\n  Circle.new (method) at src/shapes/circle.rs:14, called at line 13"
+    );
+    // A field's type (`self.log: Logger`); a trait's default method through the impl.
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callees","symbol":"Canvas.add"})
+        ),
+        "Canvas.add (method) at src/canvas.rs:18\n\nCallees:\n  Logger.warn (method) at src/log.rs:13, called at line 19"
+    );
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callees","symbol":"Circle.draw"})
+        ),
+        "Circle.draw (method) at src/shapes/circle.rs:26\n\nCallees:\n  Logger.write (method) at src/log.rs:9, called at line 27\n  Shape.describe (method) at src/shape.rs:6, called at line 27"
+    );
+}
+
+#[test]
+fn rs_implementations_usages_and_trace() {
+    // Each type at its `impl Shape for …` line; the supertrait's at its definition.
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"implementations","symbol":"Shape"})
+        ),
+        "Shape (interface) at src/shape.rs:2\n\nImplementations:\n  Drawable (interface) at src/shape.rs:12\n  Circle (struct) at src/shapes/circle.rs:19\n  Square (struct) at src/shapes/square.rs:7"
+    );
+    assert_eq!(
+        text(rs_mini(), json!({"operation":"usages","symbol":"Canvas"})),
+        "Canvas (struct) at src/canvas.rs:5\n\nUsed by (parameters or results):\n  Canvas.new (method) at src/canvas.rs:11\n  build_scene (function) at src/lib.rs:11"
+    );
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"trace","symbol":"build_scene","to":"Logger.write"})
+        ),
+        "Call path from build_scene to Logger.write (3 calls):\n  build_scene (function) at src/lib.rs:11\n  -> Canvas.add (method) at src/canvas.rs:18, called at src/lib.rs:13\n  -> Logger.warn (method) at src/log.rs:13, called at src/canvas.rs:19\n  -> Logger.write (method) at src/log.rs:9, called at src/log.rs:14"
+    );
+}
+
+// ---- java-mini (Java) ----
+
+fn java_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java-mini"))
+    })
+}
+
+const J: &str = "src/main/java/com/acme";
+
+/// The fixture's text with its common path prefix written `J/`.
+fn jtext(args: serde_json::Value) -> String {
+    text(java_mini(), args).replace(J, "J")
+}
+
+#[test]
+fn java_find_definitions_of_every_kind() {
+    for (args, want) in [
+        (
+            json!({"operation":"find","symbol":"Circle"}),
+            "Circle (class) at J/shapes/Circle.java:8\n  public record Circle(double radius) implements Drawable\n  // A circle by its radius.",
+        ),
+        (
+            json!({"operation":"find","symbol":"Shape"}),
+            "Shape (interface) at J/shapes/Shape.java:4\n  public interface Shape\n  // Anything with an area.",
+        ),
+        // The package qualifies; a nested class by its outer class.
+        (
+            json!({"operation":"find","symbol":"canvas.Canvas.Builder"}),
+            "Canvas.Builder (class) at J/canvas/Canvas.java:28\n  public static class Builder\n  // Builds canvases.",
+        ),
+        (
+            json!({"operation":"find","symbol":"Mode"}),
+            "App.Mode (type) at J/App.java:8\n  enum Mode { FAST, SLOW }",
+        ),
+        // The line after the annotation.
+        (
+            json!({"operation":"find","symbol":"Polygon.draw"}),
+            "Polygon.draw (method) at J/shapes/Polygon.java:9\n  public void draw(Canvas canvas)",
+        ),
+    ] {
+        assert_eq!(jtext(args), want);
+    }
+}
+
+#[test]
+fn java_callers_static_imports_this_and_typed_values() {
+    // `MathUtil.square(side)` and a static import.
+    assert_eq!(
+        jtext(json!({"operation":"callers","symbol":"MathUtil.square"})),
+        "MathUtil.square (method) at J/util/MathUtil.java:7\n\nCallers:\n  Circle.area (method) at J/shapes/Circle.java:12\n  Square.area (method) at J/shapes/Square.java:15"
+    );
+    // An unqualified call is on `this`; a field through `import com.acme.util.*`.
+    assert_eq!(
+        jtext(json!({"operation":"callers","symbol":"Logger.info"})),
+        "Logger.info (method) at J/util/Logger.java:11\n\nCallers:\n  Canvas.add (method) at J/canvas/Canvas.java:15\n  Logger.warn (method) at J/util/Logger.java:16"
+    );
+    // A for-each variable's declared type.
+    assert_eq!(
+        jtext(json!({"operation":"callers","symbol":"Shape.area"})),
+        "Shape.area (method) at J/shapes/Shape.java:5\n\nCallers:\n  Canvas.render (method) at J/canvas/Canvas.java:21\n  Shape.describe (method) at J/shapes/Shape.java:9"
+    );
+    assert_eq!(
+        jtext(json!({"operation":"callers","symbol":"Canvas.add"})),
+        "Canvas.add (method) at J/canvas/Canvas.java:13\n\nCallers:\n  App.main (method) at J/App.java:12 (+1 more calls)\n  Circle.draw (method) at J/shapes/Circle.java:16\n  Polygon.draw (method) at J/shapes/Polygon.java:10"
+    );
+}
+
+#[test]
+fn java_unqualified_call_in_a_nested_class_reaches_the_outer_class() {
+    assert_eq!(
+        jtext(json!({"operation":"callers","symbol":"Canvas.create"})),
+        "Canvas.create (method) at J/canvas/Canvas.java:34\n\nCallers:\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:30"
+    );
+}
+
+#[test]
+fn java_callees_with_constructors_and_nested_classes() {
+    assert_eq!(
+        jtext(json!({"operation":"callees","symbol":"App.main"})),
+        "App.main (method) at J/App.java:10\n\nCallees:\n  Canvas.Builder (class) at J/canvas/Canvas.java:28, called at line 11\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:29, called at line 11\n  Canvas.add (method) at J/canvas/Canvas.java:13, called at line 12 (+1 more calls)\n  Canvas.render (method) at J/canvas/Canvas.java:18, called at line 14\n  Circle (class) at J/shapes/Circle.java:8, called at line 13\n  Square (class) at J/shapes/Square.java:5, called at line 12"
+    );
+}
+
+#[test]
+fn java_implementations_methods_usages_and_trace() {
+    assert_eq!(
+        jtext(json!({"operation":"implementations","symbol":"Shape"})),
+        "Shape (interface) at J/shapes/Shape.java:4\n\nImplementations:\n  Drawable (interface) at J/shapes/Drawable.java:6\n  Circle (class) at J/shapes/Circle.java:8 (via Drawable)\n  Polygon (class) at J/shapes/Polygon.java:5 (via Drawable)\n  Square (class) at J/shapes/Square.java:5 (via Polygon)"
+    );
+    // The constructor, an override, and what is inherited from the class and the interface.
+    assert_eq!(
+        jtext(json!({"operation":"methods","symbol":"Square"})),
+        "Square (class) at J/shapes/Square.java:5\n\nMethods:\n  Square.Square (method) at J/shapes/Square.java:8\n  Square.area (method) at J/shapes/Square.java:14\n  Polygon.draw (method) at J/shapes/Polygon.java:9 (inherited from Polygon)\n  Shape.describe (method) at J/shapes/Shape.java:8 (inherited from Shape)"
+    );
+    assert_eq!(
+        jtext(json!({"operation":"usages","symbol":"Canvas"})),
+        "Canvas (class) at J/canvas/Canvas.java:9\n\nUsed by (parameters or results):\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:29\n  Canvas.create (method) at J/canvas/Canvas.java:34\n  Circle.draw (method) at J/shapes/Circle.java:15\n  Drawable.draw (method) at J/shapes/Drawable.java:7\n  Polygon.draw (method) at J/shapes/Polygon.java:9"
+    );
+    assert_eq!(
+        jtext(json!({"operation":"trace","symbol":"main","to":"Logger.write"})),
+        "Call path from App.main to Logger.write (3 calls):\n  App.main (method) at J/App.java:10\n  -> Canvas.add (method) at J/canvas/Canvas.java:13, called at J/App.java:12\n  -> Logger.info (method) at J/util/Logger.java:11, called at J/canvas/Canvas.java:15\n  -> Logger.write (method) at J/util/Logger.java:20, called at J/util/Logger.java:12"
+    );
+}
+
 #[test]
 fn a_recursive_call_is_one_of_the_callers() {
     let dir = tempfile::tempdir().unwrap();

@@ -21,7 +21,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::extract::{
-    CallTarget, DEFAULT_EXPORT, FileFacts, Path, RawSymbol, Recv, SELF_MODULE, STAR, go_import_name,
+    CallTarget, DEFAULT_EXPORT, FileFacts, ImplBlock, Path, RawSymbol, Recv, SELF_MODULE, STAR,
+    go_import_name,
 };
 use super::model::{Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId};
 
@@ -69,9 +70,10 @@ enum Val {
 }
 
 struct FileScope {
-    /// Go package path or Python module name.
+    /// Go package path, Python module name, Rust module path (`crate.parser.lexer`), Java
+    /// package (empty for the default package).
     prefix: String,
-    /// Python: the package relative imports start from.
+    /// Python: the package relative imports start from. Rust: the crate root module.
     package: String,
     /// Local name → Go package path or Python absolute dotted target (TypeScript and
     /// JavaScript: the specifier as written).
@@ -79,7 +81,8 @@ struct FileScope {
     /// TypeScript and JavaScript: local name → the module it comes from (`None` outside
     /// the repository) and the exported name (`None` for the whole module).
     js: HashMap<String, (Option<usize>, Option<String>)>,
-    /// TypeScript and JavaScript: the modules re-exported whole (`export * from`).
+    /// TypeScript and JavaScript: the modules re-exported whole (`export * from`). Rust
+    /// and Java: the modules imported whole (`use super::*`, `import a.b.*`).
     stars: Vec<usize>,
 }
 
@@ -98,6 +101,14 @@ struct Linker<'a> {
     bases: HashMap<SymbolId, Vec<SymbolId>>,
     /// Methods by language family and name, for calls on values of unknown type.
     methods_by_name: HashMap<(Language, String), Vec<SymbolId>>,
+    /// Method → the type that contains it (`self`'s type; a Rust `impl` may be in
+    /// another module than its type).
+    owner_of: HashMap<SymbolId, SymbolId>,
+    /// Rust: the root modules of the repository's crates.
+    rust_crates: HashSet<String>,
+    /// Rust `impl Trait for Type` in the type's own file: (type, trait) → the `impl` line,
+    /// the line its `implements` edge cites.
+    impl_lines: HashMap<(SymbolId, SymbolId), u32>,
 }
 
 /// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
@@ -148,6 +159,23 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 js: HashMap::new(),
                 stars: Vec::new(),
             },
+            Language::Rust => {
+                let (module, krate) = rust_module(input.path);
+                FileScope {
+                    prefix: module,
+                    package: krate,
+                    imports: HashMap::new(),
+                    js: HashMap::new(),
+                    stars: Vec::new(),
+                }
+            }
+            Language::Java => FileScope {
+                prefix: input.facts.package.clone(),
+                package: String::new(),
+                imports: HashMap::new(),
+                js: HashMap::new(),
+                stars: Vec::new(),
+            },
         });
     }
 
@@ -163,6 +191,9 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         methods: HashMap::new(),
         bases: HashMap::new(),
         methods_by_name: HashMap::new(),
+        owner_of: HashMap::new(),
+        rust_crates: HashSet::new(),
+        impl_lines: HashMap::new(),
     };
 
     // Modules and Go package names.
@@ -176,7 +207,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         }
         if input.language.family() == Language::TypeScript {
             l.module_file.entry(mi).or_insert(fi);
-        } else if input.language == Language::Python {
+        } else if matches!(input.language, Language::Python | Language::Rust) {
             l.module_file.insert(mi, fi);
             // Parent packages exist as modules even without their own symbols.
             let mut p = prefix.as_str();
@@ -187,12 +218,20 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 }
                 p = parent;
             }
-        } else if !input.facts.package.ends_with("_test") {
+        } else if input.language == Language::Go && !input.facts.package.ends_with("_test") {
             go_pkg_names
                 .entry(prefix)
                 .or_insert_with(|| input.facts.package.clone());
         }
     }
+    // The crates of the repository, by their root module.
+    let rust_crates: HashSet<String> = inputs
+        .iter()
+        .zip(&l.scopes)
+        .filter(|(i, _)| i.language == Language::Rust)
+        .map(|(_, s)| s.package.clone())
+        .collect();
+    l.rust_crates = rust_crates.clone();
     // Import maps.
     for (fi, input) in inputs.iter().enumerate() {
         let mut imports = HashMap::new();
@@ -247,6 +286,22 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                     };
                     imports.insert(imp.local.clone(), target);
                 }
+                Language::Rust => {
+                    let target =
+                        rust_absolute(&l.scopes[fi], &imp.module, &l.modules, &rust_crates);
+                    if imp.local == STAR {
+                        stars.extend(l.modules.get(&target).copied());
+                    } else {
+                        imports.insert(imp.local.clone(), target);
+                    }
+                }
+                Language::Java => {
+                    if imp.local == STAR {
+                        stars.extend(l.modules.get(&imp.module).copied());
+                    } else {
+                        imports.insert(imp.local.clone(), imp.module.clone());
+                    }
+                }
             }
         }
         l.scopes[fi].imports = imports;
@@ -255,7 +310,9 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
     }
 
     // Symbols.
+    let mut first_sym = Vec::with_capacity(inputs.len());
     for (fi, input) in inputs.iter().enumerate() {
+        first_sym.push(l.symbols.len() as SymbolId);
         let file = &files[fi];
         for raw in &input.facts.symbols {
             let mut display_parts = raw.container.clone();
@@ -280,7 +337,7 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 end_line: raw.end_line,
                 signature: raw.signature.clone(),
                 doc: raw.doc.clone(),
-                is_test: file.is_test,
+                is_test: file.is_test || raw.test,
                 is_vendored: file.is_vendored,
                 is_generated: file.is_generated,
             });
@@ -289,16 +346,25 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
     }
 
     let mut edges = Vec::new();
+    // Rust `impl` blocks: their methods belong to the type they name, wherever it is.
+    let mut impl_bases: Vec<(SymbolId, SymbolId)> = Vec::new();
+    for (fi, input) in inputs.iter().enumerate() {
+        for block in &input.facts.impls {
+            l.attach_impl(fi, first_sym[fi], block, &mut edges, &mut impl_bases);
+        }
+    }
     // Contains: type → method.
     for id in 0..l.symbols.len() as SymbolId {
         let (fi, raw) = l.raw[id as usize];
         if raw.kind != Kind::Method || raw.container.is_empty() {
             continue;
         }
-        let owner = format!("{}.{}", l.scopes[fi].prefix, raw.container.join("."));
-        if let Some(&t) = l.by_qname.get(&owner)
+        let owner = qualify(&l.scopes[fi].prefix, &raw.container.join("."));
+        if !l.owner_of.contains_key(&id)
+            && let Some(&t) = l.by_qname.get(&owner)
             && l.symbols[t as usize].kind.is_type()
         {
+            l.owner_of.insert(id, t);
             l.methods
                 .entry(t)
                 .or_default()
@@ -334,6 +400,12 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         }
         if !bs.is_empty() {
             l.bases.insert(id, bs);
+        }
+    }
+    for (t, tr) in impl_bases {
+        let bs = l.bases.entry(t).or_default();
+        if !bs.contains(&tr) {
+            bs.push(tr);
         }
     }
     // Implements.
@@ -385,6 +457,111 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
 
 fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// `prefix.name`, or `name` alone for an empty prefix (Java's default package).
+fn qualify(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// The module a dotted module path is in (`crate.a.b` → `crate.a`; a crate root is its
+/// own parent, as `super` at the root is an error anyway).
+fn parent_module(module: &str) -> &str {
+    module.rsplit_once('.').map_or(module, |(p, _)| p)
+}
+
+/// A Rust file's module path and its crate's root module. The crate is the directory
+/// above the last `src/`, `tests/`, `benches/` or `examples/` (its name, `-` read as `_`,
+/// or `crate` at the repository root); the module is the path below `src/`
+/// (`src/parser/mod.rs` and `src/parser.rs` → `parser`, `src/lib.rs` and `src/main.rs` →
+/// the root), or `tests.name` for `tests/name.rs` (and so on). Other files (`build.rs`)
+/// are modules of the root crate by their path.
+fn rust_module(path: &str) -> (String, String) {
+    let stem = path.strip_suffix(".rs").unwrap_or(path);
+    let at = ["src/", "tests/", "benches/", "examples/"]
+        .iter()
+        .flat_map(|d| stem.match_indices(d))
+        .filter(|(i, _)| *i == 0 || stem.as_bytes()[i - 1] == b'/')
+        .max_by_key(|(i, _)| *i);
+    let (dir, rel) = match at {
+        Some((i, "src/")) => (stem[..i].trim_end_matches('/'), stem[i + 4..].to_string()),
+        Some((i, d)) => (
+            stem[..i].trim_end_matches('/'),
+            format!("{}{}", d, &stem[i + d.len()..]),
+        ),
+        None => ("", stem.to_string()),
+    };
+    let krate = match dir.rsplit('/').next() {
+        Some(d) if !d.is_empty() => d.replace('-', "_"),
+        _ => "crate".to_string(),
+    };
+    let rel = rel.strip_suffix("/mod").unwrap_or(&rel);
+    if matches!(at, Some((_, "src/"))) && matches!(rel, "lib" | "main" | "mod") {
+        return (krate.clone(), krate);
+    }
+    (format!("{krate}.{}", rel.replace('/', ".")), krate)
+}
+
+/// The crate of this repository an external crate name names, if one does: its directory
+/// name, or that name with the workspace's prefix or suffix (`explore_tools` for
+/// `crates/tools`), when exactly one crate matches. The linker does not read
+/// `Cargo.toml`; `crate` (a crate at the repository root) matches no name.
+fn rust_crate<'c>(name: &str, crates: &'c HashSet<String>) -> Option<&'c str> {
+    let mut found = crates.iter().filter(|c| {
+        c.as_str() != "crate"
+            && (name == c.as_str()
+                || name
+                    .strip_suffix(c.as_str())
+                    .is_some_and(|p| p.ends_with('_'))
+                || name
+                    .strip_prefix(c.as_str())
+                    .is_some_and(|p| p.starts_with('_')))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first.as_str())
+}
+
+/// A Rust `use` path made absolute: `crate::`, `self::` and `super::` from the file's
+/// module, a first segment naming a child module of the file's module or of the crate
+/// root (2015-style paths), anything else (`std`, another crate) as written.
+fn rust_absolute(
+    scope: &FileScope,
+    written: &str,
+    modules: &HashMap<String, usize>,
+    crates: &HashSet<String>,
+) -> String {
+    let mut segs = written.split('.');
+    let first = segs.next().unwrap_or("");
+    let mut base = match first {
+        "crate" => scope.package.clone(),
+        "self" => scope.prefix.clone(),
+        "super" => parent_module(&scope.prefix).to_string(),
+        _ => {
+            let child = qualify(&scope.prefix, first);
+            let from_root = qualify(&scope.package, first);
+            if modules.contains_key(&child) {
+                child
+            } else if modules.contains_key(&from_root) {
+                from_root
+            } else if let Some(c) = rust_crate(first, crates) {
+                c.to_string()
+            } else {
+                return written.to_string();
+            }
+        }
+    };
+    for s in segs {
+        if s == "super" {
+            base = parent_module(&base).to_string();
+        } else {
+            base = qualify(&base, s);
+        }
+    }
+    base
 }
 
 /// Extensions a TypeScript or JavaScript module specifier may name or leave out.
@@ -496,6 +673,73 @@ fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
 impl Linker<'_> {
     fn lang(&self, fi: usize) -> Language {
         self.inputs[fi].language
+    }
+
+    /// Attaches a Rust `impl` block's methods to the type it names (resolved in its file,
+    /// inline modules first): a `Contains` edge each, the qualified name under the type's
+    /// (`crate.ast.Node.walk` for an `impl Node` in `crate.visit`), and the trait of
+    /// `impl Trait for Type` as a base of the type.
+    fn attach_impl(
+        &mut self,
+        fi: usize,
+        first: SymbolId,
+        block: &ImplBlock,
+        edges: &mut Vec<Edge>,
+        impl_bases: &mut Vec<(SymbolId, SymbolId)>,
+    ) {
+        let in_module = |p: &Path| -> Path {
+            let mut q = block.module.clone();
+            q.extend(p.iter().cloned());
+            q
+        };
+        let resolve = |l: &Self, p: &Path| -> Option<SymbolId> {
+            let found = if block.module.is_empty() {
+                None
+            } else {
+                l.resolve_path(fi, &in_module(p))
+            };
+            match found.or_else(|| l.resolve_path(fi, p)) {
+                Some(Ent::Sym(s)) if l.symbols[s as usize].kind.is_type() => Some(s),
+                _ => None,
+            }
+        };
+        let Some(t) = resolve(self, &block.ty) else {
+            return;
+        };
+        if let Some(tr) = block.trait_.as_ref().and_then(|p| resolve(self, p))
+            && tr != t
+        {
+            impl_bases.push((t, tr));
+            if self.symbols[t as usize].file as usize == fi {
+                self.impl_lines.insert((t, tr), block.line);
+            }
+        }
+        let (tq, td) = {
+            let ts = &self.symbols[t as usize];
+            (ts.qname.clone(), ts.display.clone())
+        };
+        for &i in &block.methods {
+            let id = first + i;
+            let Some(sym) = self.symbols.get_mut(id as usize) else {
+                continue;
+            };
+            let name = sym.name.clone();
+            let qname = format!("{tq}.{name}");
+            if sym.qname != qname {
+                sym.qname = qname.clone();
+                sym.display = format!("{td}.{name}");
+                self.by_qname.entry(qname).or_insert(id);
+            }
+            self.owner_of.insert(id, t);
+            self.methods.entry(t).or_default().entry(name).or_insert(id);
+            edges.push(Edge {
+                from: t,
+                to: id,
+                kind: EdgeKind::Contains,
+                line: sym.line,
+                inferred: false,
+            });
+        }
     }
 
     fn sym_or_module(&self, dotted: &str) -> Option<Ent> {
@@ -643,6 +887,48 @@ impl Linker<'_> {
                     return None;
                 }
             }
+            Language::Rust => match head.as_str() {
+                "crate" => Ent::Module(*self.modules.get(&scope.package)?),
+                "self" => Ent::Module(*self.modules.get(&scope.prefix)?),
+                "super" => Ent::Module(*self.modules.get(parent_module(&scope.prefix))?),
+                _ => {
+                    let q = qualify(&scope.prefix, head);
+                    if let Some(e) = self.sym_or_module(&q) {
+                        e
+                    } else if let Some(target) = scope.imports.get(head) {
+                        self.resolve_import_target(target, 0)?
+                    } else if let Some(e) = scope
+                        .stars
+                        .iter()
+                        .find_map(|&m| self.module_member(m, head, 0))
+                    {
+                        e
+                    } else {
+                        // `explore_tools::secrets::f()`: another crate of the repository.
+                        let c = rust_crate(head, &self.rust_crates)?;
+                        Ent::Module(*self.modules.get(c)?)
+                    }
+                }
+            },
+            Language::Java => {
+                let q = qualify(&scope.prefix, head);
+                if let Some(&s) = self.by_qname.get(&q) {
+                    Ent::Sym(s)
+                } else if let Some(target) = scope.imports.get(head) {
+                    self.resolve_import_target(target, 0)?
+                } else if let Some(s) = scope.stars.iter().find_map(|&m| {
+                    self.by_qname
+                        .get(&format!("{}.{head}", self.module_names[m]))
+                        .copied()
+                }) {
+                    Ent::Sym(s)
+                } else if head.starts_with(char::is_uppercase) {
+                    // `java.lang` and the classes of packages imported whole from outside.
+                    Ent::External
+                } else {
+                    return None;
+                }
+            }
         };
         for seg in &path[1..] {
             cur = match cur {
@@ -656,6 +942,10 @@ impl Linker<'_> {
                     Language::TypeScript | Language::Tsx | Language::JavaScript => {
                         self.js_member(m, seg, 0)?
                     }
+                    Language::Rust if seg == "super" => {
+                        Ent::Module(*self.modules.get(parent_module(&self.module_names[m]))?)
+                    }
+                    Language::Rust | Language::Java => self.module_member(m, seg, 0)?,
                 },
                 Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
             };
@@ -721,8 +1011,8 @@ impl Linker<'_> {
                 if oraw.container.is_empty() {
                     return Val::Unknown;
                 }
-                let q = format!("{}.{}", self.scopes[ofi].prefix, oraw.container.join("."));
-                match self.by_qname.get(&q) {
+                let q = qualify(&self.scopes[ofi].prefix, &oraw.container.join("."));
+                match self.owner_of.get(&owner).or_else(|| self.by_qname.get(&q)) {
                     Some(&c) if matches!(recv, Recv::Super) => Val::Super(c),
                     Some(&c) => Val::Type(c),
                     None => Val::Unknown,
@@ -775,8 +1065,8 @@ impl Linker<'_> {
         }
         match self.lang(self.symbols[t as usize].file as usize) {
             // A Go struct's fields are all declared: a missing one is promoted from a type
-            // outside the repository.
-            Language::Go => Val::External,
+            // outside the repository. A Rust struct's are all declared.
+            Language::Go | Language::Rust => Val::External,
             _ => Val::Unknown,
         }
     }
@@ -803,9 +1093,10 @@ impl Linker<'_> {
                 Some(_) => (Vec::new(), false),
                 None if p.len() > 1 => {
                     // A head that resolves to nothing but is not an import: a package-level
-                    // value, or a name the extractor could not type.
+                    // value, or a name the extractor could not type. A Rust path is a
+                    // path, never a value (`String::new`, `io::stdin`).
                     let head_known = self.scopes[fi].imports.contains_key(&p[0]);
-                    if head_known {
+                    if head_known || self.lang(fi) == Language::Rust {
                         (Vec::new(), false)
                     } else {
                         self.by_name(fi, p.last().map_or("", String::as_str))
@@ -815,7 +1106,14 @@ impl Linker<'_> {
             },
             CallTarget::Member { base, fields, name } => {
                 match self.member_val(fi, owner, base, fields, 0) {
-                    Val::Type(t) => (self.member_of_sym(t, name).into_iter().collect(), false),
+                    Val::Type(t) => {
+                        let found = self.member_of_sym(t, name).or_else(|| {
+                            (matches!(base, Recv::SelfRef) && fields.is_empty())
+                                .then(|| self.outer_member(fi, owner, name))
+                                .flatten()
+                        });
+                        (found.into_iter().collect(), false)
+                    }
                     Val::Super(c) => {
                         let found = self
                             .bases
@@ -830,6 +1128,22 @@ impl Linker<'_> {
                 }
             }
         }
+    }
+
+    /// Java: an unqualified call in a nested class that its class does not have is a
+    /// method of an enclosing class (`Outer.this.m()`), nearest first.
+    fn outer_member(&self, fi: usize, owner: SymbolId, name: &str) -> Option<SymbolId> {
+        if self.lang(fi) != Language::Java {
+            return None;
+        }
+        let (ofi, oraw) = self.raw[owner as usize];
+        let prefix = &self.scopes[ofi].prefix;
+        (1..oraw.container.len()).rev().find_map(|n| {
+            let q = qualify(prefix, &oraw.container[..n].join("."));
+            self.by_qname
+                .get(&q)
+                .and_then(|&c| self.member_of_sym(c, name))
+        })
     }
 
     /// Every method named `name` in the language family of file `fi`, marked inferred.
@@ -854,7 +1168,7 @@ impl Linker<'_> {
                     from: c,
                     to: b,
                     kind: EdgeKind::Implements,
-                    line: sym.line,
+                    line: self.impl_lines.get(&(c, b)).copied().unwrap_or(sym.line),
                     inferred: false,
                 });
             }
@@ -965,6 +1279,30 @@ mod tests {
             python_module("scripts/run.py", &inits),
             ("run".to_string(), String::new())
         );
+    }
+
+    #[test]
+    fn rust_modules_and_crates() {
+        let m = |p: &str| rust_module(p);
+        let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(m("src/lib.rs"), s("crate", "crate"));
+        assert_eq!(m("src/shapes/mod.rs"), s("crate.shapes", "crate"));
+        assert_eq!(m("src/shapes/circle.rs"), s("crate.shapes.circle", "crate"));
+        assert_eq!(
+            m("crates/tools/src/code/index.rs"),
+            s("tools.code.index", "tools")
+        );
+        assert_eq!(
+            m("crates/tools/tests/code.rs"),
+            s("tools.tests.code", "tools")
+        );
+        assert_eq!(m("crates/my-cli/src/main.rs"), s("my_cli", "my_cli"));
+        assert_eq!(m("build.rs"), s("crate.build", "crate"));
+        let crates: HashSet<String> = ["tools", "agent", "crate"].map(String::from).into();
+        assert_eq!(rust_crate("explore_tools", &crates), Some("tools"));
+        assert_eq!(rust_crate("agent", &crates), Some("agent"));
+        assert_eq!(rust_crate("std", &crates), None);
+        assert_eq!(rust_crate("crate", &crates), None);
     }
 
     #[test]

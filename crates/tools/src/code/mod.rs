@@ -1,5 +1,5 @@
-//! `code`: the tree-sitter code graph of a Go and Python repository, and the tool that
-//! queries it.
+//! `code`: the tree-sitter code graph of a repository's Go, Python, TypeScript,
+//! JavaScript, Rust and Java code, and the tool that queries it.
 //!
 //! This is why explore needs three tool calls where a grep-driven agent needs fourteen:
 //! "who calls Plan" is one lookup in a graph of definitions and calls, not a text search

@@ -31,13 +31,14 @@ pub enum Kind {
     Function,
     /// A method: Go receiver function, Go interface method, Python function in a class.
     Method,
-    /// A Go struct type.
+    /// A Go struct type; a Rust struct or union.
     Struct,
-    /// A Go interface type.
+    /// A Go or TypeScript interface, a Rust trait, a Java interface or annotation type.
     Interface,
-    /// A Python class.
+    /// A Python, TypeScript or Java class (a Java record too).
     Class,
-    /// Any other named type: Go `type IssueID int64`, aliases, Python type aliases.
+    /// Any other named type: Go `type IssueID int64`, aliases, Python type aliases, Rust
+    /// and Java enums.
     Type,
     /// A package-level constant (Go `const`, Python `UPPER_CASE = ...`).
     Const,
@@ -110,6 +111,10 @@ pub enum Language {
     Tsx,
     /// `.js`, `.jsx`, `.mjs`, `.cjs` files.
     JavaScript,
+    /// `.rs` files.
+    Rust,
+    /// `.java` files.
+    Java,
 }
 
 impl Language {
@@ -122,6 +127,8 @@ impl Language {
             "ts" | "mts" | "cts" => Some(Language::TypeScript),
             "tsx" => Some(Language::Tsx),
             "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
+            "rs" => Some(Language::Rust),
+            "java" => Some(Language::Java),
             _ => None,
         }
     }
@@ -134,16 +141,20 @@ impl Language {
             Language::TypeScript => "typescript",
             Language::Tsx => "tsx",
             Language::JavaScript => "javascript",
+            Language::Rust => "rust",
+            Language::Java => "java",
         }
     }
 
     /// Every language, in the order `explore index` lists them.
-    pub const ALL: [Language; 5] = [
+    pub const ALL: [Language; 7] = [
         Language::Go,
         Language::Python,
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
+        Language::Rust,
+        Language::Java,
     ];
 
     /// Parses the name [`Language::as_str`] gives.
@@ -166,7 +177,9 @@ impl Language {
 pub enum EdgeKind {
     /// Function or method → the function or method it calls (line = the call site).
     Calls,
-    /// Type → the interface it satisfies (Go) or the class it extends directly (Python).
+    /// Type → the interface it satisfies (Go), the class or interface it extends or
+    /// implements directly (Python, TypeScript, Java), the trait it has an `impl` for
+    /// (Rust; the line is the `impl` block's when it is in the type's file).
     Implements,
     /// Type → its methods (Go receiver type, Python class, Go interface methods).
     Contains,

@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::model::{EdgeKind, Kind, Symbol, SymbolId};
+use super::model::{EdgeKind, Kind, Language, Symbol, SymbolId};
 use super::store::{GraphStore, NameMatch};
 
 /// At most this many results are shown; the rest are counted.
@@ -479,8 +479,19 @@ pub fn implementations(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
         let via = if at == id { None } else { store.symbol(at) };
         for e in store.edges_in(at, EdgeKind::Implements, usize::MAX).edges {
             if seen.insert(e.from)
-                && let Some(r) = related(store, e.from, via.clone())
+                && let Some(mut r) = related(store, e.from, via.clone())
             {
+                // A Rust type implements a trait in its `impl Trait for Type` block, which
+                // is where the trait's methods are: cite that line (the edge's, set only
+                // when the block is in the type's file).
+                if e.line != r.symbol.line
+                    && store
+                        .file(r.symbol.file)
+                        .is_some_and(|f| f.language == Language::Rust)
+                {
+                    r.symbol.line = e.line;
+                    r.symbol.end_line = e.line;
+                }
                 // Go interfaces are satisfied directly; class hierarchies and interfaces
                 // that extend interfaces (TypeScript) go deeper.
                 if matches!(r.symbol.kind, Kind::Class | Kind::Interface) {

@@ -17,7 +17,9 @@
 
 mod go;
 pub use go::default_import_name as go_import_name;
+mod java;
 mod python;
+mod rust;
 mod ts;
 pub(crate) use ts::{DEFAULT_EXPORT, SELF_MODULE, STAR};
 
@@ -40,8 +42,25 @@ pub const TYPESCRIPT_QUERY: &str = include_str!("../../../queries/typescript.scm
 /// Source of the JavaScript query.
 pub const JAVASCRIPT_QUERY: &str = include_str!("../../../queries/javascript.scm");
 
+/// Source of the Rust query.
+pub const RUST_QUERY: &str = include_str!("../../../queries/rust.scm");
+/// Source of the Java query.
+pub const JAVA_QUERY: &str = include_str!("../../../queries/java.scm");
+
 /// Every query file, in the order the cache fingerprint hashes them.
-pub const QUERIES: [&str; 4] = [GO_QUERY, PYTHON_QUERY, TYPESCRIPT_QUERY, JAVASCRIPT_QUERY];
+pub const QUERIES: [&str; 6] = [
+    GO_QUERY,
+    PYTHON_QUERY,
+    TYPESCRIPT_QUERY,
+    JAVASCRIPT_QUERY,
+    RUST_QUERY,
+    JAVA_QUERY,
+];
+
+/// How deep the extractors follow nested expressions, types and declarations (a field
+/// chain, generic arguments, inline modules): deeper is never a definition or a receiver
+/// worth typing, and recursion on what a file nests must not overflow the stack.
+pub(crate) const MAX_NESTING: u32 = 32;
 
 /// A type or value reference as written: `["model", "IssueStore"]`, `["Repository"]`.
 pub type Path = Vec<String>;
@@ -55,22 +74,45 @@ pub struct FileFacts {
     pub had_errors: bool,
     /// Generated code (set by the indexer, which knows the path).
     pub generated: bool,
-    /// Go: the package clause name. Python: empty.
+    /// Go: the package clause name. Java: the package declaration. Others: empty.
     pub package: String,
     /// The file's imports.
     pub imports: Vec<Import>,
     /// Its definitions, in source order.
     pub symbols: Vec<RawSymbol>,
+    /// Rust `impl` blocks: which type (and trait) their methods belong to.
+    pub impls: Vec<ImplBlock>,
+}
+
+/// A Rust `impl` block. Its type may be defined in another module of the crate, so the
+/// linker, not the extractor, finds the type its methods belong to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImplBlock {
+    /// The `impl` line.
+    pub line: u32,
+    /// The inline `mod` blocks around it (empty at file level).
+    pub module: Vec<String>,
+    /// The type as written, generics and references removed: `["Parser"]`,
+    /// `["crate", "ast", "Node"]`.
+    pub ty: Path,
+    /// The trait of `impl Trait for Type`, as written.
+    pub trait_: Option<Path>,
+    /// Indices into [`FileFacts::symbols`] of the block's methods.
+    pub methods: Vec<u32>,
 }
 
 /// One import binding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
     /// The name bound in the file. Go: the alias, or empty for the package's own name.
+    /// Rust and Java: `*` for a glob import.
     pub local: String,
-    /// Python: number of leading dots of a relative import. Go: 0.
+    /// Python: number of leading dots of a relative import. Java: 1 for a static import.
+    /// Others: 0.
     pub level: u32,
-    /// Go: the import path. Python: the module as written (without leading dots).
+    /// Go: the import path. Python: the module as written (without leading dots). Rust:
+    /// the `use` path with `.` for `::` (`crate.a.B`, `super.x`). Java: the imported name
+    /// (`com.acme.Cart`), or the package of an `import a.b.*`.
     pub module: String,
     /// Python `from M import name`: the imported name.
     pub name: Option<String>,
@@ -103,6 +145,9 @@ pub struct RawSymbol {
     pub uses: Vec<Path>,
     /// Functions: the calls made in the body (closures included).
     pub calls: Vec<RawCall>,
+    /// Test code by where it is, in a file that is not a test file: Rust's `#[cfg(test)]`
+    /// modules.
+    pub test: bool,
 }
 
 impl RawSymbol {
@@ -120,6 +165,7 @@ impl RawSymbol {
             results: Vec::new(),
             uses: Vec::new(),
             calls: Vec::new(),
+            test: false,
         }
     }
 }
@@ -285,6 +331,8 @@ pub(crate) fn grammar(language: Language) -> tree_sitter::Language {
         Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
         Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+        Language::Java => tree_sitter_java::LANGUAGE.into(),
     }
 }
 
@@ -296,6 +344,8 @@ pub(crate) fn query(language: Language) -> Result<&'static Compiled, ExtractErro
     static TS: OnceLock<Result<Compiled, String>> = OnceLock::new();
     static TSX: OnceLock<Result<Compiled, String>> = OnceLock::new();
     static JS: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    static RS: OnceLock<Result<Compiled, String>> = OnceLock::new();
+    static JAVA: OnceLock<Result<Compiled, String>> = OnceLock::new();
     let q = match language {
         Language::Go => GO.get_or_init(|| compile(&go_language(), GO_QUERY, 0)),
         Language::Python => {
@@ -304,6 +354,8 @@ pub(crate) fn query(language: Language) -> Result<&'static Compiled, ExtractErro
         Language::TypeScript => TS.get_or_init(|| compile(&grammar(language), TYPESCRIPT_QUERY, 0)),
         Language::Tsx => TSX.get_or_init(|| compile(&grammar(language), TYPESCRIPT_QUERY, 0)),
         Language::JavaScript => JS.get_or_init(|| compile(&grammar(language), JAVASCRIPT_QUERY, 0)),
+        Language::Rust => RS.get_or_init(|| compile(&grammar(language), RUST_QUERY, u32::MAX)),
+        Language::Java => JAVA.get_or_init(|| compile(&grammar(language), JAVA_QUERY, u32::MAX)),
     };
     q.as_ref().map_err(|e| ExtractError::Query(e.clone()))
 }
@@ -343,6 +395,8 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
         Language::Go => go::extract(&tree, text),
         Language::Python => python::extract(&tree, text),
         Language::TypeScript | Language::Tsx | Language::JavaScript => ts::extract(&tree, text),
+        Language::Rust => rust::extract(&tree, text),
+        Language::Java => java::extract(&tree, text),
     };
     facts.lines = count_lines(src);
     facts.had_errors = tree.root_node().has_error();
@@ -516,7 +570,14 @@ mod tests {
         for lang in Language::ALL {
             let q = query(lang).unwrap();
             assert!(q.call.is_some(), "{lang:?} has @reference.call");
-            assert!(q.def_kinds.contains(&Some(Kind::Function)));
+            // Java has no functions outside classes.
+            assert!(lang == Language::Java || q.def_kinds.contains(&Some(Kind::Function)));
+        }
+        for lang in [Language::Rust, Language::Java] {
+            let q = query(lang).unwrap();
+            for k in [Kind::Method, Kind::Interface, Kind::Type] {
+                assert!(q.def_kinds.contains(&Some(k)), "{lang:?} marks {k}");
+            }
         }
         let go = query(Language::Go).unwrap();
         for k in [
@@ -591,13 +652,36 @@ mod tests {
             let mut p = hit.node.parent();
             let mut local = false;
             while let Some(n) = p {
-                local |= n.kind() == "function_definition";
+                local |= match language {
+                    Language::Rust => n.kind() == "function_item",
+                    // Java: definitions are those of type bodies, nested or not.
+                    Language::Java => !matches!(
+                        n.kind(),
+                        "program"
+                            | "class_declaration"
+                            | "class_body"
+                            | "record_declaration"
+                            | "interface_declaration"
+                            | "interface_body"
+                            | "enum_declaration"
+                            | "enum_body"
+                            | "enum_body_declarations"
+                            | "annotation_type_declaration"
+                            | "annotation_type_body"
+                    ),
+                    _ => n.kind() == "function_definition",
+                };
                 p = n.parent();
             }
             if local {
                 continue;
             }
-            let def = (hit.node.id(), line_of(hit.node), hit.name);
+            // Java: the line after the annotations, as for Python's decorators.
+            let line = match language {
+                Language::Java => java::start(hit.node, src).0,
+                _ => line_of(hit.node),
+            };
+            let def = (hit.node.id(), line, hit.name);
             if !out.contains(&def) {
                 out.push(def);
             }
@@ -759,6 +843,46 @@ mod tests {
             ]
         );
         assert_eq!(facts.symbols[5].container, ["I"]);
+    }
+
+    /// The Rust and Java walks against the query files on the `rs-mini` and `java-mini`
+    /// fixtures and on the odd cases (inline modules, local items, nested and anonymous
+    /// classes).
+    #[test]
+    fn the_rust_and_java_walks_find_the_definitions_the_queries_describe() {
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for (language, dir, ext, at_least) in [
+            (Language::Rust, "rs-mini", "rs", 25),
+            (Language::Java, "java-mini", "java", 25),
+        ] {
+            let mut files = Vec::new();
+            sources(&base.join(dir), ext, &mut files);
+            let mut checked = 0;
+            for f in &files {
+                let src = std::fs::read_to_string(f).unwrap();
+                let want = query_definitions(language, &src);
+                let got = sorted(walked_definitions(language, &src));
+                assert_eq!(got, want, "{}", f.display());
+                checked += want.len();
+            }
+            assert!(checked >= at_least, "{language:?}: {checked}");
+        }
+        let rs = "mod a { pub fn f() { struct Local; fn g() {} } const C: u8 = 1;\n\
+                  impl S { fn m() {} } }\nstruct S;\ntrait T { fn t(); fn d() {} }\n\
+                  fn h() { impl S { fn hidden() {} } }\nunion U { a: u8 }\ntype A = u8;\n";
+        assert_eq!(
+            sorted(walked_definitions(Language::Rust, rs)),
+            query_definitions(Language::Rust, rs)
+        );
+        assert_eq!(query_definitions(Language::Rust, rs).len(), 10);
+        let java = "class A { void m() { class Local { void x() {} } Runnable r = new Runnable() {\n\
+                    public void run() {} }; }\n interface I { int f(); }\n enum E { X { void y() {} };\n\
+                    void z() {} }\n record R(int a) { R { } }\n @interface Ann { int v(); } A() {} }\n";
+        assert_eq!(
+            sorted(walked_definitions(Language::Java, java)),
+            query_definitions(Language::Java, java)
+        );
+        assert_eq!(query_definitions(Language::Java, java).len(), 9);
     }
 
     #[test]

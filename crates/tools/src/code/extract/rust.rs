@@ -1,0 +1,979 @@
+//! Rust: module-level items (and those of inline `mod` blocks) are definitions; the
+//! functions of `impl` and `trait` blocks are methods. An `impl` block may sit in any file
+//! of the crate, so its methods are recorded with the type as written (`impl Foo`,
+//! `impl fmt::Display for crate::Foo`) in [`ImplBlock`] and the linker attaches them to
+//! the type it names. Imports are `use` declarations, kept as written (`crate::a::B`,
+//! `super::*`); the linker makes them absolute. Each function body is walked once for its
+//! calls, typing local variables from annotations, struct literals and call results; calls
+//! written inside macro arguments (`assert_eq!(x.len(), 1)`) are read from the macro's
+//! tokens, since the grammar does not parse them as expressions.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use tree_sitter::{Node, Tree};
+
+use super::{
+    CallTarget, FileFacts, ImplBlock, Import, Path, RawCall, RawSymbol, Recv, STAR, first_line,
+    kind_id, line_of, named_children, shorten, text, walk_pruned,
+};
+use crate::code::model::Kind;
+
+/// Generic wrappers whose first type argument is the type whose methods are called
+/// (`Box<Parser>`, `Result<Self, Error>` → `Parser`, `Self`).
+const WRAPPERS: [&str; 9] = [
+    "Box", "Rc", "Arc", "Option", "Result", "RefCell", "Cell", "Mutex", "RwLock",
+];
+
+/// Methods whose result has the type of their receiver (or of what a wrapper holds, which
+/// the receiver's type already unwraps): `self.clone()`, `m.lock().unwrap()`.
+const SAME_TYPE: [&str; 11] = [
+    "clone",
+    "to_owned",
+    "unwrap",
+    "expect",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "lock",
+    "read",
+    "write",
+];
+
+/// Node kinds the body walk tests on every node, by id (no kind-name lookup per node).
+struct Kinds {
+    let_declaration: u16,
+    closure_parameters: u16,
+    call_expression: u16,
+    token_tree: u16,
+}
+
+fn kinds() -> &'static Kinds {
+    static KINDS: OnceLock<Kinds> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let l = super::grammar(crate::code::model::Language::Rust);
+        let id = |k| kind_id(&l, k);
+        Kinds {
+            let_declaration: id("let_declaration"),
+            closure_parameters: id("closure_parameters"),
+            call_expression: id("call_expression"),
+            token_tree: id("token_tree"),
+        }
+    })
+}
+
+struct Extractor<'s> {
+    src: &'s str,
+    facts: FileFacts,
+    /// The type parameters of the `impl` or `trait` block being walked, with their first
+    /// trait bound (`impl<S: Store> Cache<S>`: `S` → `Store`).
+    block_generics: HashMap<String, Option<Path>>,
+    /// Inside a `#[cfg(test)]` module: its items are test code.
+    in_test: bool,
+}
+
+pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
+    let mut x = Extractor {
+        src,
+        facts: FileFacts::default(),
+        block_generics: HashMap::new(),
+        in_test: false,
+    };
+    x.items(tree.root_node(), &[]);
+    x.facts
+}
+
+/// The first line of the `///` doc comment above an item, attributes between them skipped.
+/// `before` is the item's preceding siblings (the caller's list: `prev_sibling` costs a
+/// scan of the parent's children per call).
+fn doc_above(node: Node<'_>, before: &[Node<'_>], src: &str) -> Option<String> {
+    let mut first = None;
+    let mut next_row = node.start_position().row;
+    for (i, p) in before.iter().enumerate().rev() {
+        match p.kind() {
+            "attribute_item" => {}
+            "line_comment" if text(*p, src).starts_with("///") => {
+                if p.end_position().row + 1 < next_row {
+                    break;
+                }
+                first = Some(i);
+            }
+            "block_comment" if text(*p, src).starts_with("/**") => {
+                if p.end_position().row + 1 < next_row {
+                    break;
+                }
+                first = Some(i);
+                break;
+            }
+            _ => break,
+        }
+        next_row = p.start_position().row;
+    }
+    // A run of `///` lines: the first non-empty line from the top.
+    before[first?..]
+        .iter()
+        .take_while(|c| c.kind().ends_with("comment"))
+        .find_map(|c| {
+            text(*c, src)
+                .trim_start_matches("/**")
+                .trim_start_matches("///")
+                .trim_end_matches("*/")
+                .lines()
+                .map(|l| l.trim().trim_start_matches('*').trim())
+                .find(|l| !l.is_empty())
+                .map(|t| shorten(t, 160))
+        })
+}
+
+impl Extractor<'_> {
+    /// The items of a file or of an inline module; `module` is the inline module path.
+    fn items(&mut self, list: Node<'_>, module: &[String]) {
+        let src = self.src;
+        let children = named_children(list);
+        for (i, &item) in children.iter().enumerate() {
+            let before = &children[..i];
+            match item.kind() {
+                "use_declaration" => {
+                    if let Some(arg) = item.child_by_field_name("argument") {
+                        self.use_tree(arg, &[]);
+                    }
+                }
+                "mod_item" => {
+                    if let (Some(name), Some(body)) = (
+                        item.child_by_field_name("name"),
+                        item.child_by_field_name("body"),
+                    ) && module.len() as u32 <= super::MAX_NESTING
+                    {
+                        let mut inner = module.to_vec();
+                        inner.push(text(name, src).to_string());
+                        let was = self.in_test;
+                        self.in_test |= before
+                            .iter()
+                            .rev()
+                            .take_while(|p| {
+                                p.kind().ends_with("comment") || p.kind() == "attribute_item"
+                            })
+                            .any(|p| {
+                                p.kind() == "attribute_item"
+                                    && text(*p, src).split_whitespace().collect::<String>()
+                                        == "#[cfg(test)]"
+                            });
+                        self.items(body, &inner);
+                        self.in_test = was;
+                    }
+                }
+                "function_item" => {
+                    self.block_generics.clear();
+                    if let Some(name) = item.child_by_field_name("name") {
+                        let sym =
+                            self.symbol(text(name, src), Kind::Function, item, before, module);
+                        self.function(sym, item, None);
+                    }
+                }
+                "struct_item" | "union_item" => {
+                    if let Some(mut sym) = self.named(item, before, Kind::Struct, module) {
+                        if let Some(body) = item.child_by_field_name("body") {
+                            for f in named_children(body) {
+                                if f.kind() != "field_declaration" {
+                                    continue;
+                                }
+                                if let Some(n) = f.child_by_field_name("name") {
+                                    let recv = f
+                                        .child_by_field_name("type")
+                                        .and_then(|t| value_type(t, src, None))
+                                        .map_or(Recv::Opaque, Recv::Typed);
+                                    sym.fields.push((text(n, src).to_string(), recv));
+                                }
+                            }
+                        }
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "enum_item" | "type_item" => {
+                    if let Some(sym) = self.named(item, before, Kind::Type, module) {
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "const_item" => {
+                    if let Some(sym) = self.named(item, before, Kind::Const, module) {
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "static_item" => {
+                    if let Some(sym) = self.named(item, before, Kind::Var, module) {
+                        self.facts.symbols.push(sym);
+                    }
+                }
+                "trait_item" => self.trait_item(item, before, module),
+                "impl_item" => self.impl_item(item, module),
+                _ => {}
+            }
+        }
+    }
+
+    fn symbol(
+        &self,
+        name: &str,
+        kind: Kind,
+        node: Node<'_>,
+        before: &[Node<'_>],
+        module: &[String],
+    ) -> RawSymbol {
+        let mut sym = RawSymbol::new(name.to_string(), kind, node, self.src);
+        sym.container = module.to_vec();
+        sym.doc = doc_above(node, before, self.src);
+        sym.test = self.in_test;
+        sym
+    }
+
+    fn named(
+        &self,
+        item: Node<'_>,
+        before: &[Node<'_>],
+        kind: Kind,
+        module: &[String],
+    ) -> Option<RawSymbol> {
+        let name = item.child_by_field_name("name")?;
+        Some(self.symbol(text(name, self.src), kind, item, before, module))
+    }
+
+    fn trait_item(&mut self, item: Node<'_>, before: &[Node<'_>], module: &[String]) {
+        let src = self.src;
+        self.block_generics = generics(item, src);
+        let Some(mut sym) = self.named(item, before, Kind::Interface, module) else {
+            return;
+        };
+        if let Some(bounds) = item.child_by_field_name("bounds") {
+            for b in named_children(bounds) {
+                if let Some(p) = value_type(b, src, None) {
+                    sym.bases.push(p);
+                }
+            }
+        }
+        let name = sym.name.clone();
+        self.facts.symbols.push(sym);
+        let mut container = module.to_vec();
+        container.push(name.clone());
+        if let Some(body) = item.child_by_field_name("body") {
+            let children = named_children(body);
+            for (i, &f) in children.iter().enumerate() {
+                if matches!(f.kind(), "function_item" | "function_signature_item")
+                    && let Some(n) = f.child_by_field_name("name")
+                {
+                    let m = self.symbol(text(n, src), Kind::Method, f, &children[..i], &container);
+                    self.function(m, f, Some(&name));
+                }
+            }
+        }
+    }
+
+    fn impl_item(&mut self, item: Node<'_>, module: &[String]) {
+        let src = self.src;
+        self.block_generics = generics(item, src);
+        let Some(ty) = item
+            .child_by_field_name("type")
+            .and_then(|t| value_type(t, src, None))
+        else {
+            return;
+        };
+        let trait_ = item
+            .child_by_field_name("trait")
+            .and_then(|t| value_type(t, src, None));
+        let type_name = ty.last().cloned().unwrap_or_default();
+        let mut container = module.to_vec();
+        container.push(type_name.clone());
+        let mut methods = Vec::new();
+        if let Some(body) = item.child_by_field_name("body") {
+            let children = named_children(body);
+            for (i, &f) in children.iter().enumerate() {
+                if f.kind() == "function_item"
+                    && let Some(n) = f.child_by_field_name("name")
+                {
+                    let m = self.symbol(text(n, src), Kind::Method, f, &children[..i], &container);
+                    methods.push(self.facts.symbols.len() as u32);
+                    self.function(m, f, Some(&type_name));
+                }
+            }
+        }
+        self.facts.impls.push(ImplBlock {
+            line: line_of(item),
+            module: module.to_vec(),
+            ty,
+            trait_,
+            methods,
+        });
+    }
+
+    /// `use` trees, flattened into one import per name (`use a::{b, c::d as e}`).
+    fn use_tree(&mut self, n: Node<'_>, prefix: &[String]) {
+        let src = self.src;
+        match n.kind() {
+            "scoped_use_list" => {
+                let mut p = prefix.to_vec();
+                if let Some(path) = n.child_by_field_name("path") {
+                    p.extend(path_segments(path, src));
+                }
+                if let Some(list) = n.child_by_field_name("list") {
+                    self.use_tree(list, &p);
+                }
+            }
+            "use_list" => {
+                for c in named_children(n) {
+                    self.use_tree(c, prefix);
+                }
+            }
+            "use_as_clause" => {
+                if let (Some(path), Some(alias)) = (
+                    n.child_by_field_name("path"),
+                    n.child_by_field_name("alias"),
+                ) {
+                    let mut p = prefix.to_vec();
+                    p.extend(path_segments(path, src));
+                    self.import(text(alias, src), p);
+                }
+            }
+            "use_wildcard" => {
+                let mut p = prefix.to_vec();
+                if let Some(path) = n.named_child(0) {
+                    p.extend(path_segments(path, src));
+                }
+                self.import(STAR, p);
+            }
+            _ => {
+                let mut p = prefix.to_vec();
+                p.extend(path_segments(n, src));
+                // `use a::b::{self}` binds `b`.
+                if p.last().is_some_and(|l| l == "self") {
+                    p.pop();
+                }
+                if let Some(local) = p.last().cloned() {
+                    self.import(&local, p);
+                }
+            }
+        }
+    }
+
+    fn import(&mut self, local: &str, path: Vec<String>) {
+        if path.is_empty() {
+            return;
+        }
+        self.facts.imports.push(Import {
+            local: local.to_string(),
+            level: 0,
+            module: path.join("."),
+            name: None,
+        });
+    }
+
+    /// A function or method: its parameters, result and the calls of its body. `owner` is
+    /// the type of an `impl` or `trait` block, which `Self` names.
+    fn function(&mut self, mut sym: RawSymbol, f: Node<'_>, owner: Option<&str>) {
+        let src = self.src;
+        let mut scope: HashMap<String, Recv> = HashMap::new();
+        let mut params_of = self.block_generics.clone();
+        params_of.extend(generics(f, src));
+        // A value of a type parameter has its bound's methods (`s: &S` with `S: Store`);
+        // an unbounded one is unknown, not a type outside the repository.
+        let generic = |r: Recv| match r {
+            Recv::Typed(p) if p.len() == 1 && params_of.contains_key(&p[0]) => {
+                match params_of.get(&p[0]).cloned().flatten() {
+                    Some(b) => Recv::Typed(b),
+                    None => Recv::Unknown,
+                }
+            }
+            r => r,
+        };
+        if let Some(params) = f.child_by_field_name("parameters") {
+            for p in named_children(params) {
+                if p.kind() != "parameter" {
+                    continue;
+                }
+                let ty = p.child_by_field_name("type");
+                if let Some(t) = ty {
+                    collect_types(t, src, owner, &mut sym.uses);
+                }
+                if let Some(pat) = p.child_by_field_name("pattern")
+                    && pat.kind() == "identifier"
+                {
+                    let recv = ty
+                        .and_then(|t| value_type(t, src, owner))
+                        .map_or(Recv::Opaque, Recv::Typed);
+                    scope.insert(text(pat, src).to_string(), generic(recv));
+                }
+            }
+        }
+        if let Some(rt) = f.child_by_field_name("return_type") {
+            collect_types(rt, src, owner, &mut sym.uses);
+            if let Some(p) = value_type(rt, src, owner) {
+                sym.results.push(p);
+            }
+        }
+        if let Some(body) = f.child_by_field_name("body") {
+            let mut calls = Vec::new();
+            let k = kinds();
+            walk_pruned(body, &mut |n| {
+                match n.kind_id() {
+                    id if id == k.let_declaration => {
+                        if let Some(pat) = n.child_by_field_name("pattern")
+                            && pat.kind() == "identifier"
+                        {
+                            let recv = match n.child_by_field_name("type") {
+                                Some(t) => {
+                                    value_type(t, src, owner).map_or(Recv::Opaque, Recv::Typed)
+                                }
+                                None => n
+                                    .child_by_field_name("value")
+                                    .map_or(Recv::Unknown, |v| expr_recv(v, src, &scope, owner)),
+                            };
+                            scope.insert(text(pat, src).to_string(), recv);
+                        }
+                    }
+                    id if id == k.closure_parameters => {
+                        for c in named_children(n) {
+                            if c.kind() == "identifier" {
+                                scope.insert(text(c, src).to_string(), Recv::Unknown);
+                            }
+                        }
+                    }
+                    id if id == k.call_expression => {
+                        if let Some(t) = n
+                            .child_by_field_name("function")
+                            .and_then(|func| call_target(func, src, &scope, owner))
+                        {
+                            calls.push(RawCall {
+                                line: line_of(n),
+                                target: t,
+                            });
+                        }
+                    }
+                    id if id == k.token_tree => {
+                        macro_calls(n, src, &scope, owner, &mut calls, 0);
+                        return false;
+                    }
+                    _ => {}
+                }
+                true
+            });
+            sym.calls = calls;
+        }
+        if sym.signature.is_empty() {
+            sym.signature = first_line(f, src);
+        }
+        self.facts.symbols.push(sym);
+    }
+}
+
+/// The type parameters of a function, `impl` or `trait` (its `<…>` and `where` clause),
+/// each with its first trait bound as written.
+fn generics(n: Node<'_>, src: &str) -> HashMap<String, Option<Path>> {
+    let mut out = HashMap::new();
+    let first_bound = |b: Option<Node<'_>>| -> Option<Path> {
+        named_children(b?)
+            .into_iter()
+            .find_map(|t| value_type(t, src, None))
+    };
+    if let Some(tp) = n.child_by_field_name("type_parameters") {
+        for p in named_children(tp) {
+            if p.kind() == "type_parameter"
+                && let Some(name) = p.child_by_field_name("name")
+            {
+                out.insert(
+                    text(name, src).to_string(),
+                    first_bound(p.child_by_field_name("bounds")),
+                );
+            }
+        }
+    }
+    for c in named_children(n) {
+        if c.kind() != "where_clause" {
+            continue;
+        }
+        for w in named_children(c) {
+            if let Some(left) = w.child_by_field_name("left")
+                && left.kind() == "type_identifier"
+                && let Some(b) = first_bound(w.child_by_field_name("bounds"))
+            {
+                out.insert(text(left, src).to_string(), Some(b));
+            }
+        }
+    }
+    out
+}
+
+/// The segments of a path as written: `crate::a::B` → `crate`, `a`, `B`.
+fn path_segments(n: Node<'_>, src: &str) -> Vec<String> {
+    // Iterative: a path is as long as the source makes it.
+    let mut rev = Vec::new();
+    let mut cur = Some(n);
+    while let Some(c) = cur {
+        match c.kind() {
+            "scoped_identifier" | "scoped_type_identifier" => {
+                if let Some(name) = c.child_by_field_name("name") {
+                    rev.push(text(name, src).to_string());
+                }
+                cur = c.child_by_field_name("path");
+            }
+            "generic_type" => cur = c.child_by_field_name("type"),
+            _ => {
+                rev.push(text(c, src).to_string());
+                cur = None;
+            }
+        }
+    }
+    rev.reverse();
+    rev
+}
+
+/// Replaces a leading `Self` with the `impl` block's type.
+fn with_self(mut p: Path, owner: Option<&str>) -> Path {
+    if let (Some(first), Some(owner)) = (p.first_mut(), owner)
+        && first == "Self"
+    {
+        *first = owner.to_string();
+    }
+    p
+}
+
+/// The named type a value of this type has, whose methods a call on it finds: references,
+/// `dyn` and `impl` traits and wrappers (`Box<T>`, `Option<T>`, `Result<T, E>`) unwrapped;
+/// primitives, tuples, slices and arrays give `None`.
+fn value_type(n: Node<'_>, src: &str, owner: Option<&str>) -> Option<Path> {
+    value_type_at(n, src, owner, 0)
+}
+
+fn value_type_at(n: Node<'_>, src: &str, owner: Option<&str>, depth: u32) -> Option<Path> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
+    match n.kind() {
+        "type_identifier" | "scoped_type_identifier" | "identifier" | "scoped_identifier" => {
+            Some(with_self(path_segments(n, src), owner))
+        }
+        "reference_type" | "pointer_type" => {
+            value_type_at(n.child_by_field_name("type")?, src, owner, depth + 1)
+        }
+        "dynamic_type" | "abstract_type" => {
+            value_type_at(n.child_by_field_name("trait")?, src, owner, depth + 1)
+        }
+        "bounded_type" => named_children(n)
+            .into_iter()
+            .find_map(|c| value_type_at(c, src, owner, depth + 1)),
+        "generic_type" => {
+            let p = with_self(path_segments(n, src), owner);
+            if p.len() == 1 && WRAPPERS.contains(&p[0].as_str()) {
+                let args = n.child_by_field_name("type_arguments")?;
+                value_type_at(args.named_child(0)?, src, owner, depth + 1)
+            } else {
+                Some(p)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Every named type in a type, in source order (`HashMap<K, Vec<Item>>` → `HashMap`, `K`,
+/// `Vec`, `Item`).
+fn collect_types(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path>) {
+    collect_types_at(n, src, owner, out, 0);
+}
+
+fn collect_types_at(n: Node<'_>, src: &str, owner: Option<&str>, out: &mut Vec<Path>, depth: u32) {
+    if depth > super::MAX_NESTING {
+        return;
+    }
+    match n.kind() {
+        "type_identifier" | "scoped_type_identifier" => {
+            let p = with_self(path_segments(n, src), owner);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        _ => {
+            for c in named_children(n) {
+                collect_types_at(c, src, owner, out, depth + 1);
+            }
+        }
+    }
+}
+
+/// What an expression holds, as far as one file tells.
+fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>, owner: Option<&str>) -> Recv {
+    expr_recv_at(e, src, scope, owner, 0)
+}
+
+fn expr_recv_at(
+    e: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+    depth: u32,
+) -> Recv {
+    if depth > super::MAX_NESTING {
+        return Recv::Unknown;
+    }
+    match e.kind() {
+        "identifier" => scope.get(text(e, src)).cloned().unwrap_or(Recv::Unknown),
+        "self" => Recv::SelfRef,
+        "struct_expression" => e
+            .child_by_field_name("name")
+            .map(|n| match n.kind() {
+                "generic_type_with_turbofish" => n
+                    .child_by_field_name("type")
+                    .map(|t| path_segments(t, src))
+                    .unwrap_or_default(),
+                _ => path_segments(n, src),
+            })
+            .filter(|p| !p.is_empty())
+            .map_or(Recv::Opaque, |p| Recv::Typed(with_self(p, owner))),
+        "call_expression" => {
+            let f = e.child_by_field_name("function");
+            // `x.clone()`, `x.lock().unwrap()`: the value keeps the receiver's type.
+            if let Some(f) = f
+                && f.kind() == "field_expression"
+                && let (Some(v), Some(name)) = (
+                    f.child_by_field_name("value"),
+                    f.child_by_field_name("field"),
+                )
+                && SAME_TYPE.contains(&text(name, src))
+            {
+                return expr_recv_at(v, src, scope, owner, depth + 1);
+            }
+            f.and_then(|f| call_target_at(f, src, scope, owner, depth + 1))
+                .map_or(Recv::Unknown, |t| Recv::CallResult(Box::new(t)))
+        }
+        "try_expression"
+        | "await_expression"
+        | "parenthesized_expression"
+        | "reference_expression" => match e.named_children(&mut e.walk()).last() {
+            Some(c) => expr_recv_at(c, src, scope, owner, depth + 1),
+            None => Recv::Unknown,
+        },
+        "field_expression" => {
+            let (Some(v), Some(f)) = (
+                e.child_by_field_name("value"),
+                e.child_by_field_name("field"),
+            ) else {
+                return Recv::Unknown;
+            };
+            let field = text(f, src).to_string();
+            match expr_recv_at(v, src, scope, owner, depth + 1) {
+                Recv::Field(b, mut fs) => {
+                    fs.push(field);
+                    Recv::Field(b, fs)
+                }
+                Recv::Unknown => Recv::Unknown,
+                b => Recv::Field(Box::new(b), vec![field]),
+            }
+        }
+        "string_literal" | "raw_string_literal" | "integer_literal" | "float_literal"
+        | "boolean_literal" | "char_literal" | "array_expression" | "tuple_expression"
+        | "closure_expression" | "binary_expression" | "macro_invocation" => Recv::Opaque,
+        _ => Recv::Unknown,
+    }
+}
+
+/// What a call's `function` node calls: a path (`f`, `Type::new`, `module::f`,
+/// `Self::helper`), or a method on a value (`self.store.get`, `parser.next`).
+fn call_target(
+    f: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+) -> Option<CallTarget> {
+    call_target_at(f, src, scope, owner, 0)
+}
+
+fn call_target_at(
+    f: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+    depth: u32,
+) -> Option<CallTarget> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
+    match f.kind() {
+        "identifier" => {
+            let name = text(f, src);
+            // A closure or function value held by a local.
+            if scope.contains_key(name) {
+                return None;
+            }
+            Some(CallTarget::Path(vec![name.to_string()]))
+        }
+        "scoped_identifier" => {
+            let p = with_self(path_segments(f, src), owner);
+            p.iter()
+                .all(|s| !s.is_empty() && !s.starts_with('<'))
+                .then_some(CallTarget::Path(p))
+        }
+        "generic_function" => call_target_at(
+            f.child_by_field_name("function")?,
+            src,
+            scope,
+            owner,
+            depth + 1,
+        ),
+        "field_expression" => {
+            let name = text(f.child_by_field_name("field")?, src).to_string();
+            let value = f.child_by_field_name("value")?;
+            let (base, fields) = match expr_recv_at(value, src, scope, owner, depth + 1) {
+                Recv::Field(b, fs) => (*b, fs),
+                r => (r, Vec::new()),
+            };
+            Some(CallTarget::Member { base, fields, name })
+        }
+        _ => None,
+    }
+}
+
+/// Calls written inside a macro's arguments, which the grammar leaves as tokens:
+/// `name(`, `a::b(`, `self.name(`, `x.name(` (x a local), `.name(` on anything else.
+fn macro_calls(
+    tt: Node<'_>,
+    src: &str,
+    scope: &HashMap<String, Recv>,
+    owner: Option<&str>,
+    out: &mut Vec<RawCall>,
+    depth: u32,
+) {
+    if depth > super::MAX_NESTING {
+        return;
+    }
+    let toks: Vec<Node<'_>> = {
+        let mut c = tt.walk();
+        tt.children(&mut c).collect()
+    };
+    for (i, t) in toks.iter().enumerate() {
+        if t.kind() == "token_tree" {
+            macro_calls(*t, src, scope, owner, out, depth + 1);
+            if i == 0 || !text(*t, src).starts_with('(') {
+                continue;
+            }
+            let name = toks[i - 1];
+            if name.kind() != "identifier" {
+                continue;
+            }
+            let name_s = text(name, src).to_string();
+            // Walk back over `a::b::` or `recv.`.
+            let before = |k: usize| (k < toks.len()).then(|| text(toks[k], src));
+            let target = if i >= 2 && before(i - 2) == Some(".") {
+                let base = if i >= 3 {
+                    match toks[i - 3].kind() {
+                        "self" => Recv::SelfRef,
+                        "identifier" => {
+                            let prev_is_dot = i >= 4 && before(i - 4) == Some(".");
+                            if prev_is_dot {
+                                Recv::Unknown
+                            } else {
+                                scope
+                                    .get(text(toks[i - 3], src))
+                                    .cloned()
+                                    .unwrap_or(Recv::Unknown)
+                            }
+                        }
+                        _ => Recv::Unknown,
+                    }
+                } else {
+                    Recv::Unknown
+                };
+                CallTarget::Member {
+                    base,
+                    fields: Vec::new(),
+                    name: name_s,
+                }
+            } else {
+                let mut path = vec![name_s];
+                let mut k = i - 1;
+                while k >= 2 && before(k - 1) == Some("::") {
+                    let seg = toks[k - 2];
+                    if !matches!(seg.kind(), "identifier" | "self" | "super" | "crate") {
+                        break;
+                    }
+                    path.insert(0, text(seg, src).to_string());
+                    k -= 2;
+                }
+                if path.len() == 1 && scope.contains_key(&path[0]) {
+                    continue;
+                }
+                CallTarget::Path(with_self(path, owner))
+            };
+            out.push(RawCall {
+                line: line_of(*t),
+                target,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Language, extract};
+    use super::*;
+
+    #[test]
+    fn items_impls_and_calls() {
+        let src = "use crate::a::{B, c::D as E};\nuse super::*;\n\n/// Doc of S.\n#[derive(Debug)]\n\
+                   pub struct S { inner: Box<B> }\n\nimpl S {\n    pub fn new() -> Self { S { inner: B::make() } }\n\
+                   \x20   fn run(&self) { self.inner.go(); assert_eq!(helper(1), Self::new().x()); }\n}\n\n\
+                   impl Tr for S { fn t(&self) {} }\n\nfn helper(x: u8) -> u8 { let s = S::new(); s.run(); x }\n\n\
+                   pub trait Tr: E { fn t(&self); fn d(&self) { self.t() } }\n\nmod inner { fn f() {} }\n\
+                   const MAX: u8 = 3;\nstatic mut N: u8 = 0;\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let defs: Vec<_> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.container.join("."), s.name.as_str(), s.kind, s.line))
+            .collect();
+        assert_eq!(
+            defs,
+            [
+                (String::new(), "S", Kind::Struct, 6),
+                ("S".to_string(), "new", Kind::Method, 9),
+                ("S".to_string(), "run", Kind::Method, 10),
+                ("S".to_string(), "t", Kind::Method, 13),
+                (String::new(), "helper", Kind::Function, 15),
+                (String::new(), "Tr", Kind::Interface, 17),
+                ("Tr".to_string(), "t", Kind::Method, 17),
+                ("Tr".to_string(), "d", Kind::Method, 17),
+                ("inner".to_string(), "f", Kind::Function, 19),
+                (String::new(), "MAX", Kind::Const, 20),
+                (String::new(), "N", Kind::Var, 21),
+            ]
+        );
+        assert_eq!(facts.symbols[0].doc.as_deref(), Some("Doc of S."));
+        assert_eq!(
+            facts.symbols[0].fields,
+            [("inner".to_string(), Recv::Typed(vec!["B".to_string()]))]
+        );
+        let imports: Vec<_> = facts
+            .imports
+            .iter()
+            .map(|i| (i.local.as_str(), i.module.as_str()))
+            .collect();
+        assert_eq!(
+            imports,
+            [("B", "crate.a.B"), ("E", "crate.a.c.D"), ("*", "super")]
+        );
+        assert_eq!(facts.impls.len(), 2);
+        assert_eq!(facts.impls[1].trait_, Some(vec!["Tr".to_string()]));
+        assert_eq!(facts.impls[0].methods, [1, 2]);
+        assert_eq!(facts.symbols[1].results, [vec!["S".to_string()]]);
+        let run = &facts.symbols[2];
+        let p = |s: &[&str]| CallTarget::Path(s.iter().map(|x| x.to_string()).collect());
+        assert_eq!(
+            run.calls
+                .iter()
+                .map(|c| c.target.clone())
+                .collect::<Vec<_>>(),
+            [
+                CallTarget::Member {
+                    base: Recv::SelfRef,
+                    fields: vec!["inner".to_string()],
+                    name: "go".to_string()
+                },
+                p(&["helper"]),
+                p(&["S", "new"]),
+                CallTarget::Member {
+                    base: Recv::Unknown,
+                    fields: vec![],
+                    name: "x".to_string()
+                },
+            ]
+        );
+        let helper = &facts.symbols[4];
+        assert_eq!(
+            helper.calls[1].target,
+            CallTarget::Member {
+                base: Recv::CallResult(Box::new(p(&["S", "new"]))),
+                fields: vec![],
+                name: "run".to_string()
+            }
+        );
+        assert_eq!(facts.symbols[5].bases, [vec!["E".to_string()]]);
+    }
+
+    #[test]
+    fn walk_kinds_exist_in_the_grammar() {
+        let k = kinds();
+        for id in [
+            k.let_declaration,
+            k.closure_parameters,
+            k.call_expression,
+            k.token_tree,
+        ] {
+            assert_ne!(id, 0);
+        }
+    }
+
+    #[test]
+    fn cfg_test_modules_are_test_code() {
+        let src = "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn t() {}\n    impl S { fn m() {} }\n}\n\
+                   mod other { fn o() {} }\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let tests: Vec<_> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.name.as_str(), s.test))
+            .collect();
+        assert_eq!(
+            tests,
+            [("a", false), ("t", true), ("m", true), ("o", false)]
+        );
+    }
+
+    #[test]
+    fn values_of_type_parameters_have_their_bounds_methods() {
+        let src = "fn f<S: Store, U>(s: &S, u: U) { s.get(); u.put(); }\n\
+                   fn g<W>(w: W) where W: Writer { w.write(); }\n\
+                   impl<C: Clock> Timer<C> { fn tick(&self, c: C) { c.now(); } }\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let bases: Vec<Recv> = facts
+            .symbols
+            .iter()
+            .flat_map(|s| s.calls.iter())
+            .map(|c| match &c.target {
+                CallTarget::Member { base, .. } => base.clone(),
+                CallTarget::Path(_) => Recv::Opaque,
+            })
+            .collect();
+        let t = |n: &str| Recv::Typed(vec![n.to_string()]);
+        assert_eq!(bases, [t("Store"), Recv::Unknown, t("Writer"), t("Clock")]);
+    }
+
+    /// Deep nesting (long field chains, paths, generics, macro arguments, inline modules)
+    /// is bounded by what the parser accepts, and extraction does not overflow on it.
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let n = 3000;
+        let mut src = String::from("fn f() { x");
+        src.push_str(&".y".repeat(n));
+        src.push_str(".z(); a");
+        src.push_str(&"::b".repeat(n));
+        src.push_str("(); m!(");
+        src.push_str(&"(".repeat(n));
+        src.push_str(&")".repeat(n));
+        src.push_str("); let v: ");
+        src.push_str(&"Box<".repeat(n));
+        src.push('T');
+        src.push_str(&">".repeat(n));
+        src.push_str(" = g(); }\n");
+        src.push_str(&"mod m { ".repeat(200));
+        src.push_str("fn inner() {}");
+        src.push_str(&" }".repeat(200));
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        assert_eq!(facts.symbols[0].name, "f");
+        // Modules deeper than `MAX_NESTING` are not walked.
+        let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["f"]);
+    }
+
+    #[test]
+    fn broken_input_keeps_what_parsed() {
+        let facts = extract(Language::Rust, b"fn ok() {}\nimpl { fn (\nstruct 'a").unwrap();
+        assert!(facts.had_errors);
+        assert_eq!(facts.symbols[0].name, "ok");
+    }
+}
