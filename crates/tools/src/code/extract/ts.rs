@@ -722,8 +722,41 @@ fn string_value(s: Node<'_>, src: &str) -> String {
         .to_string()
 }
 
+/// How deep the recursive readers below are, on this thread: a file can nest member
+/// chains, calls, parentheses and generic arguments thousands deep (minified or generated
+/// code, or a hostile file), and the readers call each other, so one counter bounds them
+/// all instead of the stack.
+struct Deeper;
+
+thread_local! {
+    static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+impl Deeper {
+    /// One level deeper, or `None` past [`super::MAX_NESTING`] levels.
+    fn enter() -> Option<Deeper> {
+        DEPTH.with(|d| {
+            if d.get() >= super::MAX_NESTING {
+                None
+            } else {
+                d.set(d.get() + 1);
+                Some(Deeper)
+            }
+        })
+    }
+}
+
+impl Drop for Deeper {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
 /// `require('m')` → (`m`, None); `require('m').x` → (`m`, Some(`x`)).
 fn require_of(v: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
+    let Some(_deeper) = Deeper::enter() else {
+        return None;
+    };
     match v.kind() {
         "call_expression" => {
             let f = v.child_by_field_name("function")?;
@@ -749,6 +782,9 @@ fn require_of(v: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
 
 /// `a.b.c` (identifiers and properties only) → `["a", "b", "c"]`.
 fn member_path(n: Node<'_>, src: &str) -> Option<Path> {
+    let Some(_deeper) = Deeper::enter() else {
+        return None;
+    };
     match n.kind() {
         "identifier" | "property_identifier" | "type_identifier" => {
             Some(vec![text(n, src).to_string()])
@@ -764,6 +800,9 @@ fn member_path(n: Node<'_>, src: &str) -> Option<Path> {
 
 /// The type a heritage clause or `new` names: `Base`, `ns.Base`, `Repo<T>` → `Repo`.
 fn type_path(n: Node<'_>, src: &str) -> Option<Path> {
+    let Some(_deeper) = Deeper::enter() else {
+        return None;
+    };
     match n.kind() {
         "identifier" | "type_identifier" | "member_expression" => member_path(n, src),
         "nested_type_identifier" => Some(
@@ -780,6 +819,9 @@ fn type_path(n: Node<'_>, src: &str) -> Option<Path> {
 /// Every named type in an annotation, in source order (`Map<K, User[]>` → `Map`, `K`,
 /// `User`).
 fn type_names(n: Node<'_>, src: &str, out: &mut Vec<Path>) {
+    let Some(_deeper) = Deeper::enter() else {
+        return;
+    };
     match n.kind() {
         "type_identifier" | "nested_type_identifier" => {
             if let Some(p) = type_path(n, src) {
@@ -808,6 +850,9 @@ fn collect_types(n: Node<'_>, src: &str, out: &mut Vec<Path>) {
 /// `Promise<User>` and `User | null` → `User`; arrays, object literals, functions and
 /// primitives → `None` (their methods are not the repository's).
 fn annotation_type(n: Node<'_>, src: &str) -> Option<Path> {
+    let Some(_deeper) = Deeper::enter() else {
+        return None;
+    };
     match n.kind() {
         "type_annotation" | "parenthesized_type" | "readonly_type" => {
             annotation_type(n.named_child(0)?, src)
@@ -831,6 +876,9 @@ fn annotation_type(n: Node<'_>, src: &str) -> Option<Path> {
 
 /// What an expression holds, as far as one file tells.
 fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
+    let Some(_deeper) = Deeper::enter() else {
+        return Recv::Unknown;
+    };
     match e.kind() {
         "new_expression" => e
             .child_by_field_name("constructor")
@@ -886,6 +934,9 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
 
 /// What a call's `function` node calls.
 fn call_target(f: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Option<CallTarget> {
+    let Some(_deeper) = Deeper::enter() else {
+        return None;
+    };
     match f.kind() {
         "identifier" => {
             let name = text(f, src);
@@ -928,5 +979,40 @@ fn call_target(f: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Option<
             })
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::code::extract::extract;
+    use crate::code::model::Language;
+
+    /// Member chains, call chains, parentheses and generic arguments nested far deeper
+    /// than any real code: extraction finishes, keeps the definitions, and does not
+    /// overflow the stack.
+    #[test]
+    fn deep_nesting_is_bounded_not_a_stack_overflow() {
+        let depth = 50_000;
+        let mut src = String::from("export function f(): void {}\n");
+        src.push_str(&format!("const a = x{};\n", ".y".repeat(depth)));
+        src.push_str(&format!("const b = g(){};\n", ".h()".repeat(depth)));
+        src.push_str(&format!(
+            "const c = {}1{};\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        ));
+        src.push_str(&format!(
+            "let d: {}T{};\n",
+            "Promise<".repeat(depth / 10),
+            ">".repeat(depth / 10)
+        ));
+        for lang in [Language::TypeScript, Language::JavaScript] {
+            let facts = extract(lang, src.as_bytes()).unwrap();
+            let names: Vec<&str> = facts.symbols.iter().map(|s| s.name.as_str()).collect();
+            assert!(
+                names.contains(&"f") && names.contains(&"a"),
+                "{lang:?}: {names:?}"
+            );
+        }
     }
 }
