@@ -754,9 +754,7 @@ impl Drop for Deeper {
 
 /// `require('m')` → (`m`, None); `require('m').x` → (`m`, Some(`x`)).
 fn require_of(v: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
-    let Some(_deeper) = Deeper::enter() else {
-        return None;
-    };
+    let _deeper = Deeper::enter()?;
     match v.kind() {
         "call_expression" => {
             let f = v.child_by_field_name("function")?;
@@ -782,9 +780,7 @@ fn require_of(v: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
 
 /// `a.b.c` (identifiers and properties only) → `["a", "b", "c"]`.
 fn member_path(n: Node<'_>, src: &str) -> Option<Path> {
-    let Some(_deeper) = Deeper::enter() else {
-        return None;
-    };
+    let _deeper = Deeper::enter()?;
     match n.kind() {
         "identifier" | "property_identifier" | "type_identifier" => {
             Some(vec![text(n, src).to_string()])
@@ -800,9 +796,7 @@ fn member_path(n: Node<'_>, src: &str) -> Option<Path> {
 
 /// The type a heritage clause or `new` names: `Base`, `ns.Base`, `Repo<T>` → `Repo`.
 fn type_path(n: Node<'_>, src: &str) -> Option<Path> {
-    let Some(_deeper) = Deeper::enter() else {
-        return None;
-    };
+    let _deeper = Deeper::enter()?;
     match n.kind() {
         "identifier" | "type_identifier" | "member_expression" => member_path(n, src),
         "nested_type_identifier" => Some(
@@ -850,9 +844,7 @@ fn collect_types(n: Node<'_>, src: &str, out: &mut Vec<Path>) {
 /// `Promise<User>` and `User | null` → `User`; arrays, object literals, functions and
 /// primitives → `None` (their methods are not the repository's).
 fn annotation_type(n: Node<'_>, src: &str) -> Option<Path> {
-    let Some(_deeper) = Deeper::enter() else {
-        return None;
-    };
+    let _deeper = Deeper::enter()?;
     match n.kind() {
         "type_annotation" | "parenthesized_type" | "readonly_type" => {
             annotation_type(n.named_child(0)?, src)
@@ -934,9 +926,7 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
 
 /// What a call's `function` node calls.
 fn call_target(f: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Option<CallTarget> {
-    let Some(_deeper) = Deeper::enter() else {
-        return None;
-    };
+    let _deeper = Deeper::enter()?;
     match f.kind() {
         "identifier" => {
             let name = text(f, src);
