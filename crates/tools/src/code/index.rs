@@ -37,8 +37,9 @@ pub const FORMAT_VERSION: u32 = 8;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries, the path
-/// tables the test, vendored and generated flags come from, and the crate version. A cache
-/// written by another build of the extractor, or under other path conventions, is rebuilt.
+/// tables the test, vendored and generated flags come from, the crate version, and a hash
+/// of the extraction and link code (`build.rs`). A cache written by another build of the
+/// extractor, or under other path conventions, is rebuilt.
 pub(super) fn fingerprint() -> [u8; 16] {
     let mut h = blake3::Hasher::new();
     h.update(&FORMAT_VERSION.to_le_bytes());
@@ -47,6 +48,7 @@ pub(super) fn fingerprint() -> [u8; 16] {
         h.update(q.as_bytes());
     }
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(env!("EXPLORE_EXTRACTOR_HASH").as_bytes());
     let mut out = [0u8; 16];
     out.copy_from_slice(&h.finalize().as_bytes()[..16]);
     out
@@ -659,4 +661,17 @@ fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
         path,
         &[MAGIC, &FORMAT_VERSION.to_le_bytes(), &fingerprint(), &body],
     )
+}
+
+#[cfg(test)]
+mod fingerprint_tests {
+    /// The build script hashed the extraction code (16 hex digits), so a cache written by
+    /// other extraction code gets another fingerprint.
+    #[test]
+    fn the_extractor_hash_is_part_of_the_fingerprint() {
+        let hash = env!("EXPLORE_EXTRACTOR_HASH");
+        assert_eq!(hash.len(), 16);
+        assert!(hash.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(hash, "cbf29ce484222325", "the build script read no source");
+    }
 }
