@@ -30,7 +30,7 @@ use super::crash;
 use super::extract::{self, FileFacts};
 use super::lazy::{self, Shape, Watched};
 use super::link::{self, GraphData, Input};
-use super::model::{Edge, EdgeKind, Language};
+use super::model::{EdgeKind, Language};
 use super::progress::Build;
 use super::store::CodeGraph;
 use crate::secrets;
@@ -333,12 +333,20 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                     facts: &f.facts,
                 })
                 .collect();
-            let kept = old
-                .filter(|_| same_set && surfaces_same)
-                .and_then(|c| kept_edges(&c.graph, &files, &unchanged_files))
-                .unwrap_or_default();
-            stats.relinked = inputs.len() - kept.iter().filter(|k| k.is_some()).count();
-            link::link_reusing(&inputs, &go_modules, kept)
+            let reuse = match old {
+                Some(c) if same_set && surfaces_same => {
+                    let reuse = kept_edges(&c.graph, &files, &unchanged_files);
+                    drop_in_background(c);
+                    reuse.unwrap_or_default()
+                }
+                Some(c) => {
+                    drop_in_background(c);
+                    link::Reuse::default()
+                }
+                None => link::Reuse::default(),
+            };
+            stats.relinked = inputs.len() - reuse.body.iter().filter(|k| k.is_some()).count();
+            link::link_reusing(&inputs, &go_modules, reuse)
         }
     };
     tracing::debug!(elapsed = ?started.elapsed(), relinked = stats.relinked, "code index: linked");
@@ -385,9 +393,19 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
             (Ok(_), _) => {}
         }
     }
+    // The facts (every call of every file) are not kept: freed on another thread, so
+    // that neither the query waiting for this graph nor a process about to exit waits.
+    drop_in_background((files, skipped, old_skipped_list));
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code index ready");
     Built { graph, stats }
+}
+
+/// Drops `v` on a short-lived thread (inline if none can be started).
+fn drop_in_background<T: Send + 'static>(v: T) {
+    let _ = std::thread::Builder::new()
+        .name("explore-free".into())
+        .spawn(move || drop(v));
 }
 
 /// The lock every refresh of the cache file `cache` holds from reading the cache to
@@ -851,14 +869,11 @@ fn save(
     Ok(())
 }
 
-/// The calls and uses edges [`link::link_reusing`] may keep: those of the files kept as
-/// they were (`unchanged[i]`), from the old graph. `None` when the old graph does not line
+/// What [`link::link_reusing`] may keep when every surface is as it was: the calls and
+/// uses edges of the files kept as they were (`unchanged[i]`), and the contains and
+/// implements edges, from the old graph. `None` when the old graph does not line
 /// up with `files` (then everything is linked again).
-fn kept_edges(
-    old: &GraphData,
-    files: &[CachedFile],
-    unchanged: &[bool],
-) -> Option<Vec<Option<Vec<Edge>>>> {
+fn kept_edges(old: &GraphData, files: &[CachedFile], unchanged: &[bool]) -> Option<link::Reuse> {
     if old.files.len() != files.len()
         || unchanged.len() != files.len()
         || old.files.iter().zip(files).any(|(o, f)| o.path != f.path)
@@ -866,11 +881,12 @@ fn kept_edges(
         return None;
     }
     let by_file = link::body_edges(old)?;
-    Some(
-        by_file
+    Some(link::Reuse {
+        body: by_file
             .into_iter()
             .zip(unchanged)
             .map(|(edges, &same)| same.then_some(edges))
             .collect(),
-    )
+        declared: Some(link::declared_edges(old)),
+    })
 }

@@ -104,11 +104,23 @@ struct Linker<'a> {
 /// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
 /// `go.mod` (repo-relative, `""` for the root) to its module path.
 pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData {
-    link_reusing(inputs, go_modules, Vec::new())
+    link_reusing(inputs, go_modules, Reuse::default())
 }
 
-/// [`link`], keeping the calls and uses edges of the files whose `kept[i]` is `Some`
-/// instead of resolving them again (missing entries count as `None`).
+/// What a refresh keeps from the previous link when every file's [`surface`] is as it was.
+#[derive(Debug, Default)]
+pub struct Reuse {
+    /// Per file, its calls and uses edges to keep (`None`: resolve them again).
+    pub body: Vec<Option<Vec<Edge>>>,
+    /// The contains and implements edges of the old graph, when every surface is the same:
+    /// they follow from the surfaces alone, so only their lines (the method's, the
+    /// implementing type's) are taken again from the new symbols.
+    pub declared: Option<Vec<Edge>>,
+}
+
+/// [`link`], keeping what `reuse` holds instead of resolving it again: the calls and uses
+/// edges of the files whose `reuse.body[i]` is `Some` (missing entries count as `None`),
+/// and the contains and implements edges when `reuse.declared` is given.
 ///
 /// Those edges depend on the file's own facts and on what every file declares (its
 /// [`surface`]), never on another file's bodies. So after an edit that left every
@@ -117,8 +129,12 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
 pub fn link_reusing(
     inputs: &[Input<'_>],
     go_modules: &[(String, String)],
-    mut kept: Vec<Option<Vec<Edge>>>,
+    reuse: Reuse,
 ) -> GraphData {
+    let Reuse {
+        body: mut kept,
+        declared,
+    } = reuse;
     let mut files = Vec::with_capacity(inputs.len());
     let init_dirs: HashSet<&str> = inputs
         .iter()
@@ -320,13 +336,15 @@ pub fn link_reusing(
                 .or_default()
                 .entry(raw.name.clone())
                 .or_insert(id);
-            edges.push(Edge {
-                from: t,
-                to: id,
-                kind: EdgeKind::Contains,
-                line: raw.line,
-                inferred: false,
-            });
+            if declared.is_none() {
+                edges.push(Edge {
+                    from: t,
+                    to: id,
+                    kind: EdgeKind::Contains,
+                    line: raw.line,
+                    inferred: false,
+                });
+            }
         }
         l.methods_by_name
             .entry((l.lang(fi).family(), raw.name.clone()))
@@ -353,8 +371,23 @@ pub fn link_reusing(
         }
     }
     // Implements.
-    l.nominal_implements(&mut edges);
-    l.go_implements(&mut edges);
+    match declared {
+        Some(old) => {
+            // Contains edges carry the method's line, implements edges the type's.
+            for mut e in old {
+                let at = match e.kind {
+                    EdgeKind::Contains => e.to,
+                    _ => e.from,
+                };
+                e.line = l.symbols.get(at as usize).map_or(e.line, |s| s.line);
+                edges.push(e);
+            }
+        }
+        None => {
+            l.nominal_implements(&mut edges);
+            l.go_implements(&mut edges);
+        }
+    }
     // Uses and calls: per file, on both cores. Each file's edges depend only on its own
     // facts and on the tables built above, so a refresh may keep them (see
     // [`link_reusing`]).
@@ -419,6 +452,16 @@ pub fn surface(facts: &FileFacts) -> [u8; 32] {
         .collect();
     let bytes = postcard::to_stdvec(&(&facts.package, &facts.imports, decls)).unwrap_or_default();
     *blake3::hash(&bytes).as_bytes()
+}
+
+/// The contains and implements edges of `graph`: what [`Reuse::declared`] keeps.
+pub fn declared_edges(graph: &GraphData) -> Vec<Edge> {
+    graph
+        .edges
+        .iter()
+        .filter(|e| matches!(e.kind, EdgeKind::Contains | EdgeKind::Implements))
+        .copied()
+        .collect()
 }
 
 /// The range of symbol ids of each file (symbols are numbered file by file).
