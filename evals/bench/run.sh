@@ -179,6 +179,13 @@ done
 fi
 
 # --- (7) a query right after a change, a warm concept question -------------------------
+if [ "$SECTIONS" = summary ]; then
+  # Only the table of (7), from the exports of an earlier run.
+  rg_sym=NewRouter
+  change_rows=()
+  [ -n "$BEFORE" ] && change_rows+=(before)
+  change_rows+=(after)
+else
 # Each timed run follows one change (hyperfine --prepare): an edit inside a function body
 # (toggled, so every run sees a new one), a new file, a deleted file; before each add or
 # delete, mutate.sh brings the tree back and lets explore catch up, so only the one change
@@ -220,6 +227,7 @@ for entry in "${binaries[@]}"; do
   change_rows+=("$label")
 done
 unset EXPLORE_BACKGROUND_INDEX
+fi
 
 # --- summary -------------------------------------------------------------------------
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -229,20 +237,27 @@ mib() { awk -v a="$1" 'BEGIN { printf "%.0f MiB", a / 1024 }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "met" : "not met" }'; }
 # The rows of (7), one set per binary.
 change_summary() {
-  local rg_c rg_q label change t r
+  local rg_c rg_q label change t r c rc
   rg_c=$(median "$OUT/rg-change.json")
   rg_q=$(median "$OUT/rg-concept.json")
   for label in "${change_rows[@]}"; do
     for change in edit add delete; do
       t=$(median "$OUT/change-$label-$change.json")
+      c=$(cpu "$OUT/change-$label-$change.json")
       r=$(ratio "$t" "$rg_c")
-      echo "| $label: \`find $rg_sym\` right after one file is ${change}ed (median of $CHANGE_RUNS) | $(ms "$t") | \`rg -n $rg_sym\` $(ms "$rg_c") | ${r}x | ≤ 1x | $(verdict "$r" 1) |"
+      rc=$(ratio "$c" "$(cpu "$OUT/rg-change.json")")
+      echo "| $label: \`find $rg_sym\` right after one file is $(done_word "$change") (median of $CHANGE_RUNS) | $(ms "$t") ($(ms "$c")) | \`rg -n $rg_sym\` $(ms "$rg_c") ($(ms "$(cpu "$OUT/rg-change.json")")) | ${r}x (${rc}x) | ≤ 1x | $(verdict "$r" 1) |"
     done
     t=$(median "$OUT/concept-$label.json")
+    c=$(cpu "$OUT/concept-$label.json")
     r=$(ratio "$t" "$rg_q")
-    echo "| $label: warm concept question \"$CONCEPT\" (median of $WARM_RUNS) | $(ms "$t") | \`rg -n 'retr(y\\|ies)'\` $(ms "$rg_q") | ${r}x | ≤ 2x | $(verdict "$r" 2) |"
+    rc=$(ratio "$c" "$(cpu "$OUT/rg-concept.json")")
+    echo "| $label: warm concept question \"$CONCEPT\" (median of $WARM_RUNS) | $(ms "$t") ($(ms "$c")) | \`rg -n 'retr(y\\|ies)'\` $(ms "$rg_q") ($(ms "$(cpu "$OUT/rg-concept.json")")) | ${r}x (${rc}x) | ≤ 2x | $(verdict "$r" 2) |"
   done
 }
+# Mean user + system seconds of a hyperfine JSON export.
+cpu() { jq -r '.results[0].user + .results[0].system' "$1"; }
+done_word() { case $1 in edit) echo edited ;; add) echo added ;; delete) echo deleted ;; esac; }
 
 if [ "$SECTIONS" != all ]; then
   {
