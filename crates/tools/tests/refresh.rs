@@ -76,6 +76,10 @@ impl Repo {
 
     /// A cold index of the same tree, no cache read or written.
     fn cold(&self) -> std::sync::Arc<CodeGraph> {
+        self.cold_with_stats().1
+    }
+
+    fn cold_with_stats(&self) -> (IndexStats, std::sync::Arc<CodeGraph>) {
         let tool = CodeTool::new(
             RepoRoot::new(self.root.clone()).unwrap(),
             IndexOptions {
@@ -83,7 +87,8 @@ impl Repo {
                 ..Default::default()
             },
         );
-        tool.graph().unwrap()
+        let stats = tool.index().unwrap();
+        (stats, tool.graph().unwrap())
     }
 
     fn call(&self, query: serde_json::Value) -> String {
@@ -379,9 +384,21 @@ fn check_sequence(fixture: &str, edits: &[(usize, usize, usize)]) {
     for (step, &(e, a, b)) in edits.iter().enumerate() {
         let edit = EDITS[e % EDITS.len()];
         apply(&repo, edit, a, b);
-        let (_, refreshed) = repo.refresh();
-        let cold = repo.cold();
+        let (stats, refreshed) = repo.refresh();
+        let (cold_stats, cold) = repo.cold_with_stats();
         let what = format!("{fixture} after {:?}", &edits[..=step]);
+        // What the refresh counted (it may skip the walk) is what a walk counts.
+        let counts = |s: &IndexStats| {
+            (
+                s.files,
+                s.lines,
+                s.symbols,
+                s.edges.clone(),
+                s.skipped.clone(),
+                s.with_syntax_errors,
+            )
+        };
+        assert_eq!(counts(&cold_stats), counts(&stats), "{what}");
         assert_same(&cold, &*refreshed, &what);
         let store = repo
             .tool()
@@ -437,6 +454,7 @@ fn an_edited_body_relinks_only_its_file() {
     let (stats, graph) = repo.refresh();
     assert_eq!((stats.parsed, stats.relinked), (1, 1));
     assert_same(&repo.cold(), &*graph, "after a body edit");
+    assert_eq!(stats.skipped, first.skipped);
 
     // A new declaration changes what other files may resolve to: everything is linked.
     std::fs::write(
@@ -621,4 +639,10 @@ fn a_file_edited_during_a_refresh_is_caught_by_the_next_query() {
         &*repo.refresh().1,
         "after the edit during the refresh",
     );
+}
+
+/// Found by the property test: the syntax-error count of a refresh that read no facts.
+#[test]
+fn a_refresh_without_changes_counts_syntax_errors() {
+    check_sequence("ledger", &[(9, 726, 165), (5, 576, 230)]);
 }

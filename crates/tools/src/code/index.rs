@@ -197,7 +197,9 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
         go_mods: go_mod_files,
         skipped: mut walk_skipped,
         watched,
-    } = walk(root);
+    } = cache
+        .and_then(|p| walk_from_store(root, p))
+        .unwrap_or_else(|| walk(root));
     let go_modules = read_go_modules(root, &go_mod_files);
     progress.parsing(seen.len());
     // The facts are needed only when something changed.
@@ -577,6 +579,11 @@ fn walk(root: &Path) -> Walked {
             continue;
         };
         if secrets::is_secret_path(entry.path()) {
+            // Watched too, so that `walk_from_store` counts it as this walk does.
+            watched.push(Watched {
+                path: rel,
+                shape: Shape::stat(entry.path()),
+            });
             *skipped.entry("secret".into()).or_default() += 1;
             continue;
         }
@@ -616,6 +623,64 @@ fn walk(root: &Path) -> Walked {
         skipped,
         watched,
     }
+}
+
+/// What [`walk`] would find, from the store's watch list instead of a walk, when the only
+/// paths that changed since the last walk are source files edited in place: no directory
+/// changed (so no file was created, deleted or renamed), no ignore file, no `go.mod`.
+/// Walking lists and matches every directory of the repository; this stats the watched
+/// paths, as the warm check does. `None` (walk) otherwise, or without a usable store.
+fn walk_from_store(root: &Path, cache: &Path) -> Option<Walked> {
+    let store = lazy::StoreFile::open(&lazy::store_path(cache), root, fingerprint()).ok()?;
+    let entries = store.restat(root).ok()?;
+    let mut seen = Vec::new();
+    let mut go_mods = Vec::new();
+    let mut skipped: HashMap<String, usize> = HashMap::new();
+    let mut watched = Vec::with_capacity(entries.len());
+    for (w, now) in entries {
+        let language = Language::of_path(&w.path);
+        let is_go_mod = w.path == "go.mod" || w.path.ends_with("/go.mod");
+        if now != w.shape {
+            let edited = matches!((w.shape, now), (Shape::File { .. }, Shape::File { .. }));
+            if !edited || language.is_none() || is_go_mod {
+                return None;
+            }
+        }
+        let path = w.path;
+        // The same decisions, in the same order, as `walk`.
+        match (now, language) {
+            (Shape::Dir { .. }, _) => {}
+            _ if is_go_mod => go_mods.push(path.clone()),
+            (_, Some(_)) if secrets::is_secret_path(&root.join(&path)) => {
+                *skipped.entry("secret".into()).or_default() += 1;
+            }
+            (Shape::File { linked: true, .. }, Some(_)) => {
+                *skipped.entry("secret".into()).or_default() += 1;
+            }
+            (Shape::File { size, .. }, Some(_)) if size > MAX_FILE_BYTES => {
+                *skipped.entry("too large".into()).or_default() += 1;
+            }
+            (Shape::File { size, mtime_ns, .. }, Some(language)) => seen.push(Seen {
+                rel: path.clone(),
+                abs: root.join(&path),
+                language,
+                size,
+                mtime_ns,
+            }),
+            (Shape::Other | Shape::Missing, Some(_)) => {
+                *skipped.entry("unreadable".into()).or_default() += 1;
+            }
+            (_, None) => {}
+        }
+        watched.push(Watched { path, shape: now });
+    }
+    seen.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Some(Walked {
+        seen,
+        go_mods,
+        skipped,
+        watched,
+    })
 }
 
 /// What [`walk`] found.
@@ -833,20 +898,31 @@ fn save(
         hash: [u8; 32],
         facts: &'a FileFacts,
     }
-    let none = FileFacts::default();
+    // The facts' flags stay in the cache file (`with_syntax_errors` counts them when the
+    // facts are not read); their lists are in the facts file.
+    let flags: Vec<FileFacts> = files
+        .iter()
+        .map(|f| FileFacts {
+            lines: f.facts.lines,
+            had_errors: f.facts.had_errors,
+            generated: f.facts.generated,
+            ..FileFacts::default()
+        })
+        .collect();
     let root = root.to_string_lossy();
     let light = Light {
         root: &root,
         facts_hash,
         files: files
             .iter()
-            .map(|f| LightFile {
+            .zip(&flags)
+            .map(|(f, flags)| LightFile {
                 path: &f.path,
                 language: f.language,
                 size: f.size,
                 mtime_ns: f.mtime_ns,
                 hash: f.hash,
-                facts: &none,
+                facts: flags,
             })
             .collect(),
         skipped,
