@@ -208,7 +208,7 @@ for entry in "${binaries[@]}"; do
   bin=${entry#*:}
   export EXPLORE_CACHE_DIR="$OUT/cache-change-$label"
   export EXPLORE_BACKGROUND_INDEX=0
-  clear_cache
+  rm -rf "$EXPLORE_CACHE_DIR"
   "$bin" -q -C "$CORPUS" index >/dev/null
   find_args="{\"operation\":\"find\",\"symbol\":\"$rg_sym\"}"
   query="$bin -q -C $CORPUS tool code '$find_args'"
