@@ -5,7 +5,9 @@
 #       and (3) `ctags -R` (universal-ctags);
 #   (4) warm `explore tool code '{"operation":"find",...}'` against `rg -n`;
 #   (5) a first query on a never-indexed repository against `rg -n`;
-#   (6) peak memory (max RSS from /usr/bin/time -v).
+#   (6) peak memory (max RSS from /usr/bin/time -v);
+#   (7) a `find` right after one file is edited, one added, one deleted (evals/bench/
+#       mutate.sh), and a warm concept question to the local engine, each against `rg -n`.
 #
 #   evals/bench/corpus.sh            # once: >= 1M lines of Go and Python
 #   evals/bench/run.sh               # prints the figures, writes target/bench-results/
@@ -15,7 +17,10 @@
 # code_graph_floor bench binary; default: `cargo bench` runs it), RUNS (runs of each cold
 # measurement, default 2), WARM_RUNS (hyperfine runs of each warm one, default 10),
 # FIRST_RUNS (hyperfine runs of each first query on an empty cache, default 5),
-# SYMBOLS (space separated, default "ServeHTTP QuerySet NewClient"), FLOOR_RUNS (default 1).
+# SYMBOLS (space separated, default "ServeHTTP QuerySet NewClient"), FLOOR_RUNS (default 1),
+# CHANGE_RUNS (hyperfine runs of each query after a change, default 5), CONCEPT (the
+# concept question), BEFORE (another explore binary, e.g. the main branch's, measured in
+# the same run for the rows of (7)), SECTIONS ("all", or "changes" for (7) alone).
 # Cold runs are timed with GNU time (wall, user+sys CPU and max RSS from the same run);
 # warm ones with hyperfine (median). Wall time grows with the machine's load, CPU time
 # much less, so both are printed, with the load average at start and end.
@@ -33,6 +38,10 @@ WARM_RUNS="${WARM_RUNS:-10}"
 FIRST_RUNS="${FIRST_RUNS:-5}"
 FLOOR_RUNS="${FLOOR_RUNS:-1}"
 read -r -a SYMS <<<"${SYMBOLS:-ServeHTTP QuerySet NewClient}"
+CHANGE_RUNS="${CHANGE_RUNS:-5}"
+CONCEPT="${CONCEPT:-how are retries with backoff handled}"
+BEFORE="${BEFORE:-}"
+SECTIONS="${SECTIONS:-all}"
 
 for tool in hyperfine ctags rg jq /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "missing $tool (see the header of $0)" >&2; exit 2; }
@@ -102,6 +111,7 @@ log "corpus $CORPUS: Go $go_files files $go_lines lines, Python $py_files files 
 # Warm the page cache: every tool below reads from memory, none pays for the disk.
 find "$CORPUS" -type f \( -name '*.go' -o -name '*.py' \) -print0 | xargs -0 cat >/dev/null
 
+if [ "$SECTIONS" = all ]; then
 # --- (2) the floor and the in-process breakdown --------------------------------------
 log "floor: cargo bench --bench code_graph_floor (load $(load))"
 if [ -n "${FLOOR:-}" ]; then
@@ -166,16 +176,103 @@ for sym in "${SYMS[@]}"; do
   first_rows+=("$sym $(median "$OUT/first-$sym.json") $first_rss")
 done
 
+fi
+
+# --- (7) a query right after a change, a warm concept question -------------------------
+if [ "$SECTIONS" = summary ]; then
+  # Only the table of (7), from the exports of an earlier run.
+  rg_sym=NewRouter
+  change_rows=()
+  [ -n "$BEFORE" ] && change_rows+=(before)
+  change_rows+=(after)
+else
+# Each timed run follows one change (hyperfine --prepare): an edit inside a function body
+# (toggled, so every run sees a new one), a new file, a deleted file; before each add or
+# delete, mutate.sh brings the tree back and lets explore catch up, so only the one change
+# is timed. rg reads the same tree. BEFORE, when set, is timed the same way on its own
+# cache, in the same run.
+mutate="$here/mutate.sh"
+"$mutate" "$CORPUS" restore
+rg_sym=NewRouter
+log "rg -n $rg_sym: $WARM_RUNS runs (load $(load))"
+hyperfine -N -i --style basic --warmup 2 --runs "$WARM_RUNS" \
+  --export-json "$OUT/rg-change.json" "rg -n $rg_sym $CORPUS" >&2
+log "rg -n 'retr(y|ies)': $WARM_RUNS runs (load $(load))"
+hyperfine -N -i --style basic --warmup 2 --runs "$WARM_RUNS" \
+  --export-json "$OUT/rg-concept.json" "rg -n retr(y|ies) $CORPUS" >&2
+change_rows=()
+binaries=("after:$EXPLORE")
+[ -n "$BEFORE" ] && binaries=("before:$BEFORE" "${binaries[@]}")
+for entry in "${binaries[@]}"; do
+  label=${entry%%:*}
+  bin=${entry#*:}
+  export EXPLORE_CACHE_DIR="$OUT/cache-change-$label"
+  export EXPLORE_BACKGROUND_INDEX=0
+  rm -rf "$EXPLORE_CACHE_DIR"
+  "$bin" -q -C "$CORPUS" index >/dev/null
+  find_args="{\"operation\":\"find\",\"symbol\":\"$rg_sym\"}"
+  query="$bin -q -C $CORPUS tool code '$find_args'"
+  for change in edit add delete; do
+    log "$label: find after $change, $CHANGE_RUNS runs (load $(load))"
+    hyperfine -N --style basic --runs "$CHANGE_RUNS" \
+      --prepare "$mutate $CORPUS $change $bin" \
+      --export-json "$OUT/change-$label-$change.json" "$query" >&2
+    "$mutate" "$CORPUS" restore
+    "$bin" -q -C "$CORPUS" tool code "$find_args" >/dev/null
+  done
+  log "$label: warm concept question, $WARM_RUNS runs (load $(load))"
+  hyperfine -N -i --style basic --warmup 2 --runs "$WARM_RUNS" \
+    --export-json "$OUT/concept-$label.json" \
+    "$bin -q --json --engine local -C $CORPUS '$CONCEPT'" >&2
+  change_rows+=("$label")
+done
+unset EXPLORE_BACKGROUND_INDEX
+fi
+
 # --- summary -------------------------------------------------------------------------
-floor=$(jq -r .floor.wall_s "$OUT/floor.json")
-floor_cpu=$(jq -r .floor.cpu_s "$OUT/floor.json")
-lines=$(jq -r .lines "$OUT/index.json")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 ms() { awk -v a="$1" 'BEGIN { printf "%.0f ms", a * 1000 }'; }
 s() { awk -v a="$1" 'BEGIN { printf "%.2f s", a }'; }
 mib() { awk -v a="$1" 'BEGIN { printf "%.0f MiB", a / 1024 }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "met" : "not met" }'; }
+# The rows of (7), one set per binary.
+change_summary() {
+  local rg_c rg_q label change t r c rc
+  rg_c=$(median "$OUT/rg-change.json")
+  rg_q=$(median "$OUT/rg-concept.json")
+  for label in "${change_rows[@]}"; do
+    for change in edit add delete; do
+      t=$(median "$OUT/change-$label-$change.json")
+      c=$(cpu "$OUT/change-$label-$change.json")
+      r=$(ratio "$t" "$rg_c")
+      rc=$(ratio "$c" "$(cpu "$OUT/rg-change.json")")
+      echo "| $label: \`find $rg_sym\` right after one file is $(done_word "$change") (median of $CHANGE_RUNS) | $(ms "$t") ($(ms "$c")) | \`rg -n $rg_sym\` $(ms "$rg_c") ($(ms "$(cpu "$OUT/rg-change.json")")) | ${r}x (${rc}x) | ≤ 1x | $(verdict "$r" 1) |"
+    done
+    t=$(median "$OUT/concept-$label.json")
+    c=$(cpu "$OUT/concept-$label.json")
+    r=$(ratio "$t" "$rg_q")
+    rc=$(ratio "$c" "$(cpu "$OUT/rg-concept.json")")
+    echo "| $label: warm concept question \"$CONCEPT\" (median of $WARM_RUNS) | $(ms "$t") ($(ms "$c")) | \`rg -n 'retr(y\\|ies)'\` $(ms "$rg_q") ($(ms "$(cpu "$OUT/rg-concept.json")")) | ${r}x (${rc}x) | ≤ 2x | $(verdict "$r" 2) |"
+  done
+}
+# Mean user + system seconds of a hyperfine JSON export.
+cpu() { jq -r '.results[0].user + .results[0].system' "$1"; }
+done_word() { case $1 in edit) echo edited ;; add) echo added ;; delete) echo deleted ;; esac; }
 
+if [ "$SECTIONS" != all ]; then
+  {
+    echo "load at end: $(load)"
+    echo
+    echo "| measure | wall | compared with | ratio | target | verdict |"
+    echo "|---|---|---|---|---|---|"
+    change_summary
+  } | tee "$OUT/summary.md"
+  exit 0
+fi
+
+floor=$(jq -r .floor.wall_s "$OUT/floor.json")
+floor_cpu=$(jq -r .floor.cpu_s "$OUT/floor.json")
+lines=$(jq -r .lines "$OUT/index.json")
 {
   echo "load at end: $(load)"
   echo
@@ -202,6 +299,7 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "met" : "not met" 
   done
   first_rss=$first_rss_max
   per_m=$(awk -v k="$cold_rss" -v l="$lines" 'BEGIN { printf "%.0f", k / 1024 / (l / 1e6) }')
-  echo "| peak RSS, cold \`explore index\` | $(mib "$cold_rss") ($per_m MiB per 1M lines) | ctags $(mib "$ctags_rss") | — | < 1024 MiB per 1M lines | $(verdict "$per_m" 1023.99) |"
+  echo "| peak RSS, cold \`explore index\` | $(mib "$cold_rss") ($per_m MiB per 1M lines) | ctags $(mib "$ctags_rss") | — | ≤ 600 MB per 1M lines | $(verdict "$per_m" 572) |"
   echo "| peak RSS, first find / warm find / rg | $(mib "$first_rss") / $(mib "$warm_rss") / $(mib "$rg_rss") | | | | |"
+  change_summary
 } | tee "$OUT/summary.md"

@@ -824,10 +824,22 @@ Through IssueReader.List (method at internal/model/issue_access.go:11), which ma
 fn cache_facts_are_read_only_when_something_changed() {
     let repo = Repo::new();
     let idx = repo.tool().index().unwrap().cache_path.unwrap();
-    let facts = idx.with_extension("facts");
-    assert!(facts.exists());
+    // The facts file is named by its hash: `<stem>.facts-<hash>`, the only one there.
+    let stem = idx.file_stem().unwrap().to_string_lossy().into_owned();
+    let facts: Vec<PathBuf> = std::fs::read_dir(idx.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("{stem}.facts-"))
+        })
+        .collect();
+    assert_eq!(facts.len(), 1, "{facts:?}");
+    let facts = &facts[0];
     // Nothing changed: the graph file alone answers, the facts file is not needed.
-    std::fs::write(&facts, b"garbage").unwrap();
+    std::fs::write(facts, b"garbage").unwrap();
     let warm = repo.tool().index().unwrap();
     assert_eq!((warm.parsed, warm.from_cache), (0, true));
     // A change needs the facts to re-link; bad facts mean a full rebuild, not an error.

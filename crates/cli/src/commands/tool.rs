@@ -52,6 +52,9 @@ pub fn run(global: &GlobalArgs, args: ToolArgs) -> Result<u8> {
         Err(err) => print(args.json, false, err.message(), err.detail())?,
     };
     crate::background::finish_index(registry.code(), &dir);
+    // The process exits next: freeing a loaded code graph (tens of MiB of small
+    // allocations on a big repository) would only delay the exit.
+    std::mem::forget(registry);
     Ok(status)
 }
 

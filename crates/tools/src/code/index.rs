@@ -7,12 +7,16 @@
 //! stat every file: a file whose size and mtime match its cache entry is not read; one
 //! that differs is hashed (blake3), and re-parsed only if its content changed. When
 //! nothing changed the cached graph is used as it is; otherwise the graph is re-linked
-//! from the cached facts, which is cheap next to parsing.
+//! from the cached facts, which is cheap next to parsing. When every re-parsed file still
+//! declares what it declared (an edit inside bodies), only those files' calls and uses
+//! are resolved again (`link::link_reusing`); the rest of the graph is kept, ids included.
 //!
-//! The cache file is a magic line, a format version and a postcard body, written to a
-//! temporary file and renamed into place, so a crash never leaves half a file. A cache
-//! that cannot be read (corrupt, truncated, another format version) is rebuilt with a
-//! warning, never an error.
+//! The cache file is a magic line, a format version, the extractor's fingerprint, the
+//! blake3 of the body and a postcard body; the facts live in a file named by their hash.
+//! Each is written to a temporary file and renamed into place, the facts first, under a
+//! lock that writers take in turn, so a crash at any point leaves the old cache file and
+//! the facts it names (`docs/cache.md`). A cache that cannot be read (corrupt, truncated,
+//! another format version) is rebuilt with a one-line warning, never an error.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -22,6 +26,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::atomic::write_atomic;
+use super::crash;
 use super::extract::{self, FileFacts};
 use super::lazy::{self, Shape, Watched};
 use super::link::{self, GraphData, Input};
@@ -108,6 +113,9 @@ pub struct IndexStats {
     pub with_syntax_errors: usize,
     /// The cached graph was used as it was (nothing changed, no re-link).
     pub from_cache: bool,
+    /// Files whose calls and uses were resolved again by this run's link (all of them on
+    /// a first build; only the edited ones after an edit that changed no declaration).
+    pub relinked: usize,
     /// Wall-clock seconds for the whole refresh.
     pub seconds: f64,
     /// The cache file, when there is one.
@@ -160,10 +168,15 @@ struct Seen {
     mtime_ns: u64,
 }
 
+/// What [`process`] decided for one file.
 enum Outcome {
-    Reused(CachedFile),
-    Rehashed(CachedFile),
-    Parsed(CachedFile),
+    /// Same size and mtime: the old entry (by index) as it is.
+    Reused(usize),
+    /// Same content under a new size or mtime: the old entry with these stats.
+    Rehashed(usize, u64, u64),
+    /// Parsed; the index of the old entry when there was one.
+    Parsed(CachedFile, Option<usize>),
+    /// Left out.
     Skipped(SkippedFile),
 }
 
@@ -171,8 +184,11 @@ enum Outcome {
 /// path), using and updating the cache file at `cache` when given.
 pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     let started = Instant::now();
+    // Writers take turns: the second reads what the first wrote, and finds little to do.
+    let _lock = cache.and_then(writers_lock);
     let progress = Build::start();
     let old = cache.and_then(|p| load(p, root));
+    let old_facts = old.as_ref().map(|c| c.facts_hash);
     let mut stats = IndexStats {
         cache_path: cache.map(Path::to_path_buf),
         ..Default::default()
@@ -183,57 +199,116 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
         go_mods: go_mod_files,
         skipped: mut walk_skipped,
         watched,
-    } = walk(root);
+    } = cache
+        .and_then(|p| walk_from_store(root, p))
+        .unwrap_or_else(|| walk(root));
     let go_modules = read_go_modules(root, &go_mod_files);
     progress.parsing(seen.len());
     // The facts are needed only when something changed.
     let mut old = old;
     if let Some(c) = old.as_mut()
         && !unchanged(c, &seen, &go_modules)
-        && cache.and_then(|p| load_facts(&facts_path(p), c)).is_none()
+        && cache
+            .and_then(|p| load_facts(&facts_path(p, &c.facts_hash), c))
+            .is_none()
     {
         old = None;
     }
 
-    let old_files: HashMap<&str, &CachedFile> = old
-        .as_ref()
-        .map(|c| c.files.iter().map(|f| (f.path.as_str(), f)).collect())
+    let old_skipped_list = old
+        .as_mut()
+        .map(|c| std::mem::take(&mut c.skipped))
         .unwrap_or_default();
-    let old_skipped: HashMap<&str, &SkippedFile> = old
+    let old_files: HashMap<&str, usize> = old
         .as_ref()
-        .map(|c| c.skipped.iter().map(|f| (f.path.as_str(), f)).collect())
+        .map(|c| {
+            c.files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.path.as_str(), i))
+                .collect()
+        })
         .unwrap_or_default();
+    let old_skipped: HashMap<&str, &SkippedFile> = old_skipped_list
+        .iter()
+        .map(|f| (f.path.as_str(), f))
+        .collect();
 
     let outcomes: Vec<Outcome> = seen
         .par_iter()
         .map(|s| {
+            let before = old_files.get(s.rel.as_str()).copied();
             let outcome = process(
                 s,
-                old_files.get(s.rel.as_str()).copied(),
+                before.and_then(|i| Some((i, old.as_ref()?.files.get(i)?))),
                 old_skipped.get(s.rel.as_str()).copied(),
             );
             progress.tick();
             outcome
         })
         .collect();
+    tracing::debug!(elapsed = ?started.elapsed(), "code index: files checked");
+    if let Some(p) = cache {
+        // Only a test's hook acts here; a failure means nothing before the writes.
+        let _ = crash::step(p, crash::Step::Link);
+    }
+
+    // Whether every file parsed again declares what it declared before: then the calls and
+    // uses of the files that did not change are kept (`link::link_reusing`).
+    let surfaces_same = outcomes.iter().all(|o| match o {
+        Outcome::Parsed(f, Some(i)) => old
+            .as_ref()
+            .and_then(|c| c.files.get(*i))
+            .is_some_and(|before| link::surface(&before.facts) == link::surface(&f.facts)),
+        Outcome::Parsed(_, None) | Outcome::Skipped(_) => false,
+        Outcome::Reused(_) | Outcome::Rehashed(..) => true,
+    });
+    let old_count = old.as_ref().map_or(0, |c| c.files.len());
+    drop(old_files);
+    // The files' facts are moved out of the old cache, not copied.
+    let mut before: Vec<Option<CachedFile>> = old
+        .as_mut()
+        .map(|c| std::mem::take(&mut c.files))
+        .unwrap_or_default()
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut take = |i: usize| before.get_mut(i).and_then(Option::take);
 
     let mut files = Vec::with_capacity(outcomes.len());
+    // For each file: kept from the old cache as it was (its edges may be kept too).
+    let mut unchanged_files = Vec::with_capacity(outcomes.len());
     let mut skipped = Vec::new();
     let mut changed = false;
+    let mut all_known = true;
     for o in outcomes {
         match o {
-            Outcome::Reused(f) => {
+            Outcome::Reused(i) => {
+                let Some(f) = take(i) else {
+                    all_known = false;
+                    continue;
+                };
                 stats.reused += 1;
                 files.push(f);
+                unchanged_files.push(true);
             }
-            Outcome::Rehashed(f) => {
+            Outcome::Rehashed(i, size, mtime_ns) => {
+                let Some(mut f) = take(i) else {
+                    all_known = false;
+                    continue;
+                };
                 stats.rehashed += 1;
+                f.size = size;
+                f.mtime_ns = mtime_ns;
                 files.push(f);
+                unchanged_files.push(true);
             }
-            Outcome::Parsed(f) => {
+            Outcome::Parsed(f, i) => {
                 stats.parsed += 1;
                 changed = true;
+                all_known &= i.is_some();
                 files.push(f);
+                unchanged_files.push(false);
             }
             Outcome::Skipped(s) => {
                 if !old_skipped.contains_key(s.path.as_str()) {
@@ -243,19 +318,16 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
             }
         }
     }
-    let same_set = old.as_ref().is_some_and(|c| {
-        c.files.len() == files.len()
-            && c.go_modules == go_modules
-            && files
-                .iter()
-                .all(|f| old_files.contains_key(f.path.as_str()))
-    });
+    drop(old_skipped);
+    let same_set = old
+        .as_ref()
+        .is_some_and(|c| old_count == files.len() && all_known && c.go_modules == go_modules);
     let graph_data = match old {
         Some(c) if !changed && same_set => {
             stats.from_cache = true;
             c.graph
         }
-        _ => {
+        old => {
             progress.linking();
             let inputs: Vec<Input<'_>> = files
                 .iter()
@@ -265,9 +337,23 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                     facts: &f.facts,
                 })
                 .collect();
-            link::link(&inputs, &go_modules)
+            let reuse = match old {
+                Some(c) if same_set && surfaces_same => {
+                    let reuse = kept_edges(&c.graph, &files, &unchanged_files);
+                    drop_in_background(c);
+                    reuse.unwrap_or_default()
+                }
+                Some(c) => {
+                    drop_in_background(c);
+                    link::Reuse::default()
+                }
+                None => link::Reuse::default(),
+            };
+            stats.relinked = inputs.len() - reuse.body.iter().filter(|k| k.is_some()).count();
+            link::link_reusing(&inputs, &go_modules, reuse)
         }
     };
+    tracing::debug!(elapsed = ?started.elapsed(), relinked = stats.relinked, "code index: linked");
 
     for s in &skipped {
         *stats.skipped.entry(s.reason.clone()).or_default() += 1;
@@ -288,44 +374,86 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
 
     let write_needed = !stats.from_cache || stats.rehashed > 0;
     progress.saving();
-    let cache_file = CacheFile {
-        root: root.to_string_lossy().into_owned(),
-        facts_hash: [0; 32],
-        files,
-        skipped,
-        go_modules,
-        graph: graph_data,
-    };
-    if write_needed
-        && let Some(p) = cache
-        && let Err(e) = save(p, &cache_file)
-    {
-        tracing::warn!("could not write the code index cache {}: {e}", p.display());
-    }
-    let graph = CodeGraph::new(cache_file.graph);
+    let graph = CodeGraph::new(graph_data);
     if let Some(p) = cache {
-        save_store(
-            &lazy::store_path(p),
-            root,
-            &graph,
-            &watched,
-            !stats.from_cache,
+        // The cache (facts and file list) and the store are independent: written on both
+        // cores, each to a temporary file renamed into place.
+        let from_cache = stats.from_cache;
+        let (saved, ()) = rayon::join(
+            || {
+                write_needed
+                    .then(|| save(p, root, &files, &skipped, &go_modules, graph.data()))
+                    .transpose()
+            },
+            || save_store(p, root, &graph, &watched, !from_cache),
         );
+        match (saved, old_facts) {
+            (Err(e), _) => {
+                tracing::warn!("could not write the code index cache {}: {e}", p.display());
+            }
+            // Nothing written: the facts files a stopped refresh left beside the ones the
+            // cache names go now.
+            (Ok(None), Some(hash)) => remove_old_facts(p, &facts_path(p, &hash)),
+            (Ok(_), _) => {}
+        }
     }
+    // The facts (every call of every file) are not kept: freed on another thread, so
+    // that neither the query waiting for this graph nor a process about to exit waits.
+    drop_in_background((files, skipped, old_skipped_list));
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code index ready");
     Built { graph, stats }
 }
 
-/// Writes the store file warm queries answer from, unless the one there was written from
-/// this very walk and graph (`changed` is false and its watch list is the same).
-fn save_store(path: &Path, root: &Path, graph: &CodeGraph, watched: &[Watched], changed: bool) {
+/// Drops `v` on a short-lived thread (inline if none can be started).
+fn drop_in_background<T: Send + 'static>(v: T) {
+    let _ = std::thread::Builder::new()
+        .name("explore-free".into())
+        .spawn(move || drop(v));
+}
+
+/// The lock every refresh of the cache file `cache` holds from reading the cache to
+/// writing it (`<cache>.lock`, `flock`/`LockFileEx` through fs4), so that two writers never
+/// interleave their files. Readers of the store take none: they see whole files, old or
+/// new. `None` (with a warning) when it cannot be taken: the refresh goes on unlocked,
+/// still safe for readers.
+fn writers_lock(cache: &Path) -> Option<std::fs::File> {
+    let path = cache.with_extension("lock");
+    let locked = (|| {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?;
+        // Called as a path: the inherent `File::lock` needs a newer Rust than the MSRV.
+        fs4::FileExt::lock(&file)?;
+        Ok::<_, std::io::Error>(file)
+    })();
+    match locked {
+        Ok(f) => Some(f),
+        Err(e) => {
+            tracing::warn!("cannot lock {}: {e}; refreshing unlocked", path.display());
+            None
+        }
+    }
+}
+
+/// Writes the store file of the cache file `cache`, which warm queries answer from, unless
+/// the one there was written from this very walk and graph (`changed` is false and its
+/// watch list is the same).
+fn save_store(cache: &Path, root: &Path, graph: &CodeGraph, watched: &[Watched], changed: bool) {
+    let path = &lazy::store_path(cache);
     if !changed
         && lazy::StoreFile::open(path, root, fingerprint()).is_ok_and(|s| s.walked_same(watched))
     {
         return;
     }
-    if let Err(e) = lazy::save(path, root, fingerprint(), graph, watched) {
+    let saved = crash::step(cache, crash::Step::WriteStore)
+        .and_then(|()| lazy::save(path, root, fingerprint(), graph, watched));
+    if let Err(e) = saved {
         tracing::warn!("could not write the code store {}: {e}", path.display());
     }
 }
@@ -346,9 +474,35 @@ fn unchanged(c: &CacheFile, seen: &[Seen], go_modules: &[(String, String)]) -> b
     })
 }
 
-/// The facts file next to the cache file.
-fn facts_path(cache: &Path) -> PathBuf {
-    cache.with_extension("facts")
+/// The facts file next to the cache file, named by the hash of its body: a refresh writes
+/// its facts beside the old ones, so that a crash before the cache file is renamed into
+/// place leaves the old cache file with the facts it names.
+fn facts_path(cache: &Path, hash: &[u8; 32]) -> PathBuf {
+    let mut name = cache.file_stem().unwrap_or_default().to_os_string();
+    name.push(".facts-");
+    name.push(&blake3::Hash::from(*hash).to_hex()[..16]);
+    cache.with_file_name(name)
+}
+
+/// Removes the facts files next to `cache` other than `keep` (those of earlier refreshes,
+/// and the `.facts` of older builds). Called under the writers' lock, after the cache file
+/// naming `keep` is in place; warm readers never read facts files.
+fn remove_old_facts(cache: &Path, keep: &Path) {
+    let (Some(dir), Some(stem)) = (cache.parent(), cache.file_stem()) else {
+        return;
+    };
+    let mut prefix = stem.to_os_string();
+    prefix.push(".facts");
+    let prefix = prefix.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path != keep && e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// Reads the facts file into `c`'s files; `None` (with a warning) when it is missing,
@@ -427,6 +581,11 @@ fn walk(root: &Path) -> Walked {
             continue;
         };
         if secrets::is_secret_path(entry.path()) {
+            // Watched too, so that `walk_from_store` counts it as this walk does.
+            watched.push(Watched {
+                path: rel,
+                shape: Shape::stat(entry.path()),
+            });
             *skipped.entry("secret".into()).or_default() += 1;
             continue;
         }
@@ -468,6 +627,64 @@ fn walk(root: &Path) -> Walked {
     }
 }
 
+/// What [`walk`] would find, from the store's watch list instead of a walk, when the only
+/// paths that changed since the last walk are source files edited in place: no directory
+/// changed (so no file was created, deleted or renamed), no ignore file, no `go.mod`.
+/// Walking lists and matches every directory of the repository; this stats the watched
+/// paths, as the warm check does. `None` (walk) otherwise, or without a usable store.
+fn walk_from_store(root: &Path, cache: &Path) -> Option<Walked> {
+    let store = lazy::StoreFile::open(&lazy::store_path(cache), root, fingerprint()).ok()?;
+    let entries = store.restat(root).ok()?;
+    let mut seen = Vec::new();
+    let mut go_mods = Vec::new();
+    let mut skipped: HashMap<String, usize> = HashMap::new();
+    let mut watched = Vec::with_capacity(entries.len());
+    for (w, now) in entries {
+        let language = Language::of_path(&w.path);
+        let is_go_mod = w.path == "go.mod" || w.path.ends_with("/go.mod");
+        if now != w.shape {
+            let edited = matches!((w.shape, now), (Shape::File { .. }, Shape::File { .. }));
+            if !edited || language.is_none() || is_go_mod {
+                return None;
+            }
+        }
+        let path = w.path;
+        // The same decisions, in the same order, as `walk`.
+        match (now, language) {
+            (Shape::Dir { .. }, _) => {}
+            _ if is_go_mod => go_mods.push(path.clone()),
+            (_, Some(_)) if secrets::is_secret_path(&root.join(&path)) => {
+                *skipped.entry("secret".into()).or_default() += 1;
+            }
+            (Shape::File { linked: true, .. }, Some(_)) => {
+                *skipped.entry("secret".into()).or_default() += 1;
+            }
+            (Shape::File { size, .. }, Some(_)) if size > MAX_FILE_BYTES => {
+                *skipped.entry("too large".into()).or_default() += 1;
+            }
+            (Shape::File { size, mtime_ns, .. }, Some(language)) => seen.push(Seen {
+                rel: path.clone(),
+                abs: root.join(&path),
+                language,
+                size,
+                mtime_ns,
+            }),
+            (Shape::Other | Shape::Missing, Some(_)) => {
+                *skipped.entry("unreadable".into()).or_default() += 1;
+            }
+            (_, None) => {}
+        }
+        watched.push(Watched { path, shape: now });
+    }
+    seen.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Some(Walked {
+        seen,
+        go_mods,
+        skipped,
+        watched,
+    })
+}
+
 /// What [`walk`] found.
 struct Walked {
     /// Go and Python files to index, by path.
@@ -505,13 +722,15 @@ pub(super) fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, S
     out
 }
 
-fn process(s: &Seen, old: Option<&CachedFile>, old_skip: Option<&SkippedFile>) -> Outcome {
-    if let Some(o) = old
+/// Whether one file must be read and parsed again. `old` is its entry in the old cache
+/// (index and entry), `old_skip` its entry among the files left out.
+fn process(s: &Seen, old: Option<(usize, &CachedFile)>, old_skip: Option<&SkippedFile>) -> Outcome {
+    if let Some((i, o)) = old
         && o.size == s.size
         && o.mtime_ns == s.mtime_ns
         && o.language == s.language
     {
-        return Outcome::Reused(o.clone());
+        return Outcome::Reused(i);
     }
     if let Some(o) = old_skip
         && o.size == s.size
@@ -534,25 +753,26 @@ fn process(s: &Seen, old: Option<&CachedFile>, old_skip: Option<&SkippedFile>) -
         return skip("binary");
     }
     let hash = *blake3::hash(&src).as_bytes();
-    if let Some(o) = old
+    if let Some((i, o)) = old
         && o.hash == hash
+        && o.language == s.language
     {
-        let mut f = o.clone();
-        f.size = s.size;
-        f.mtime_ns = s.mtime_ns;
-        return Outcome::Rehashed(f);
+        return Outcome::Rehashed(i, s.size, s.mtime_ns);
     }
     match extract::extract(s.language, &src) {
         Ok(mut facts) => {
             facts.generated = crate::paths::is_generated(&s.rel, &src);
-            Outcome::Parsed(CachedFile {
-                path: s.rel.clone(),
-                language: s.language,
-                size: s.size,
-                mtime_ns: s.mtime_ns,
-                hash,
-                facts,
-            })
+            Outcome::Parsed(
+                CachedFile {
+                    path: s.rel.clone(),
+                    language: s.language,
+                    size: s.size,
+                    mtime_ns: s.mtime_ns,
+                    hash,
+                    facts,
+                },
+                old.map(|(i, _)| i),
+            )
         }
         Err(e) => {
             tracing::debug!("skipping {}: {e}", s.rel);
@@ -595,7 +815,7 @@ fn load(path: &Path, root: &Path) -> Option<CacheFile> {
         );
         return None;
     }
-    let Some((print, body)) = rest.split_at_checked(16) else {
+    let Some((print, rest)) = rest.split_at_checked(16) else {
         tracing::warn!(
             "the code index cache {} is truncated; rebuilding",
             path.display()
@@ -609,6 +829,17 @@ fn load(path: &Path, root: &Path) -> Option<CacheFile> {
         );
         return None;
     }
+    // The body's blake3: a damaged body could still decode, into a wrong graph.
+    let body = match rest.split_at_checked(32) {
+        Some((hash, body)) if blake3::hash(body).as_bytes() == hash => body,
+        _ => {
+            tracing::warn!(
+                "the code index cache {} is damaged (its checksum does not match); rebuilding",
+                path.display()
+            );
+            return None;
+        }
+    };
     match postcard::from_bytes::<CacheFile>(body) {
         Ok(c) if c.root == root.to_string_lossy() => Some(c),
         Ok(_) => {
@@ -628,39 +859,114 @@ fn load(path: &Path, root: &Path) -> Option<CacheFile> {
     }
 }
 
-fn save(path: &Path, cache: &CacheFile) -> std::io::Result<()> {
+/// Writes the facts file, then the cache file that names its hash: a reader finds either
+/// the old pair, or new facts under the old cache file (which it refuses by the hash and
+/// rebuilds), never a cache file whose facts are half written.
+fn save(
+    path: &Path,
+    root: &Path,
+    files: &[CachedFile],
+    skipped: &[SkippedFile],
+    go_modules: &[(String, String)],
+    graph: &GraphData,
+) -> std::io::Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
     std::fs::create_dir_all(dir)?;
-    let facts: Vec<&FileFacts> = cache.files.iter().map(|f| &f.facts).collect();
+    let facts: Vec<&FileFacts> = files.iter().map(|f| &f.facts).collect();
     let facts_body = postcard::to_stdvec(&facts).map_err(std::io::Error::other)?;
     let facts_hash = *blake3::hash(&facts_body).as_bytes();
-    write_atomic(&facts_path(path), &[MAGIC, &facts_body])?;
-    let light = CacheFile {
-        root: cache.root.clone(),
+    crash::step(path, crash::Step::WriteFacts)?;
+    let facts_file = facts_path(path, &facts_hash);
+    write_atomic(&facts_file, &[MAGIC, &facts_body])?;
+    crash::step(path, crash::Step::WriteIndex)?;
+    // The same layout as `CacheFile`, borrowed, with the facts left out.
+    #[derive(Serialize)]
+    struct Light<'a> {
+        root: &'a str,
+        facts_hash: [u8; 32],
+        files: Vec<LightFile<'a>>,
+        skipped: &'a [SkippedFile],
+        go_modules: &'a [(String, String)],
+        graph: &'a GraphData,
+    }
+    #[derive(Serialize)]
+    struct LightFile<'a> {
+        path: &'a str,
+        language: Language,
+        size: u64,
+        mtime_ns: u64,
+        hash: [u8; 32],
+        facts: &'a FileFacts,
+    }
+    // The facts' flags stay in the cache file (`with_syntax_errors` counts them when the
+    // facts are not read); their lists are in the facts file.
+    let flags: Vec<FileFacts> = files
+        .iter()
+        .map(|f| FileFacts {
+            lines: f.facts.lines,
+            had_errors: f.facts.had_errors,
+            generated: f.facts.generated,
+            ..FileFacts::default()
+        })
+        .collect();
+    let root = root.to_string_lossy();
+    let light = Light {
+        root: &root,
         facts_hash,
-        files: cache
-            .files
+        files: files
             .iter()
-            .map(|f| CachedFile {
-                path: f.path.clone(),
+            .zip(&flags)
+            .map(|(f, flags)| LightFile {
+                path: &f.path,
                 language: f.language,
                 size: f.size,
                 mtime_ns: f.mtime_ns,
                 hash: f.hash,
-                facts: FileFacts::default(),
+                facts: flags,
             })
             .collect(),
-        skipped: cache.skipped.clone(),
-        go_modules: cache.go_modules.clone(),
-        graph: cache.graph.clone(),
+        skipped,
+        go_modules,
+        graph,
     };
     let body = postcard::to_stdvec(&light).map_err(std::io::Error::other)?;
     write_atomic(
         path,
-        &[MAGIC, &FORMAT_VERSION.to_le_bytes(), &fingerprint(), &body],
-    )
+        &[
+            MAGIC,
+            &FORMAT_VERSION.to_le_bytes(),
+            &fingerprint(),
+            blake3::hash(&body).as_bytes(),
+            &body,
+        ],
+    )?;
+    crash::step(path, crash::Step::Cleanup)?;
+    remove_old_facts(path, &facts_file);
+    Ok(())
+}
+
+/// What [`link::link_reusing`] may keep when every surface is as it was: the calls and
+/// uses edges of the files kept as they were (`unchanged[i]`), and the contains and
+/// implements edges, from the old graph. `None` when the old graph does not line
+/// up with `files` (then everything is linked again).
+fn kept_edges(old: &GraphData, files: &[CachedFile], unchanged: &[bool]) -> Option<link::Reuse> {
+    if old.files.len() != files.len()
+        || unchanged.len() != files.len()
+        || old.files.iter().zip(files).any(|(o, f)| o.path != f.path)
+    {
+        return None;
+    }
+    let by_file = link::body_edges(old)?;
+    Some(link::Reuse {
+        body: by_file
+            .into_iter()
+            .zip(unchanged)
+            .map(|(edges, &same)| same.then_some(edges))
+            .collect(),
+        declared: Some(link::declared_edges(old)),
+    })
 }
 
 #[cfg(test)]

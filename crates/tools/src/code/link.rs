@@ -18,6 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{
@@ -114,6 +115,37 @@ struct Linker<'a> {
 /// Links the facts of `inputs` into a graph. `go_modules` maps a directory holding a
 /// `go.mod` (repo-relative, `""` for the root) to its module path.
 pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData {
+    link_reusing(inputs, go_modules, Reuse::default())
+}
+
+/// What a refresh keeps from the previous link when every file's [`surface`] is as it was.
+#[derive(Debug, Default)]
+pub struct Reuse {
+    /// Per file, its calls and uses edges to keep (`None`: resolve them again).
+    pub body: Vec<Option<Vec<Edge>>>,
+    /// The contains and implements edges of the old graph, when every surface is the same:
+    /// they follow from the surfaces alone, so only their lines (the method's, the
+    /// implementing type's) are taken again from the new symbols.
+    pub declared: Option<Vec<Edge>>,
+}
+
+/// [`link`], keeping what `reuse` holds instead of resolving it again: the calls and uses
+/// edges of the files whose `reuse.body[i]` is `Some` (missing entries count as `None`),
+/// and the contains and implements edges when `reuse.declared` is given.
+///
+/// Those edges depend on the file's own facts and on what every file declares (its
+/// [`surface`]), never on another file's bodies. So after an edit that left every
+/// surface as it was, the edges of the unchanged files are still right, ids included,
+/// and only the edited files need resolving: that is most of the link's time.
+pub fn link_reusing(
+    inputs: &[Input<'_>],
+    go_modules: &[(String, String)],
+    reuse: Reuse,
+) -> GraphData {
+    let Reuse {
+        body: mut kept,
+        declared,
+    } = reuse;
     let mut files = Vec::with_capacity(inputs.len());
     let init_dirs: HashSet<&str> = inputs
         .iter()
@@ -370,13 +402,15 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
                 .or_default()
                 .entry(raw.name.clone())
                 .or_insert(id);
-            edges.push(Edge {
-                from: t,
-                to: id,
-                kind: EdgeKind::Contains,
-                line: raw.line,
-                inferred: false,
-            });
+            if declared.is_none() {
+                edges.push(Edge {
+                    from: t,
+                    to: id,
+                    kind: EdgeKind::Contains,
+                    line: raw.line,
+                    inferred: false,
+                });
+            }
         }
         l.methods_by_name
             .entry((l.lang(fi).family(), raw.name.clone()))
@@ -409,43 +443,35 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         }
     }
     // Implements.
-    l.nominal_implements(&mut edges);
-    l.go_implements(&mut edges);
-    // Uses and calls.
-    let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
-    for id in 0..l.symbols.len() as SymbolId {
-        let (fi, raw) = l.raw[id as usize];
-        // Functions and methods; TypeScript and JavaScript module-level variables carry
-        // the calls of their initializers too (`const router = createRouter([])`).
-        let mut used = HashSet::new();
-        for u in raw.uses.iter().filter(|_| raw.kind.is_callable()) {
-            if let Some(Ent::Sym(t)) = l.resolve_path(fi, u)
-                && l.symbols[t as usize].kind.is_type()
-                && used.insert(t)
-            {
-                edges.push(Edge {
-                    from: id,
-                    to: t,
-                    kind: EdgeKind::Uses,
-                    line: raw.line,
-                    inferred: false,
-                });
+    match declared {
+        Some(old) => {
+            // Contains edges carry the method's line, implements edges the type's.
+            for mut e in old {
+                let at = match e.kind {
+                    EdgeKind::Contains => e.to,
+                    _ => e.from,
+                };
+                e.line = l.symbols.get(at as usize).map_or(e.line, |s| s.line);
+                edges.push(e);
             }
         }
-        for call in &raw.calls {
-            let (targets, inferred) = l.call_targets(fi, id, &call.target);
-            for t in targets {
-                if seen.insert((id, t, call.line)) {
-                    edges.push(Edge {
-                        from: id,
-                        to: t,
-                        kind: EdgeKind::Calls,
-                        line: call.line,
-                        inferred,
-                    });
-                }
-            }
+        None => {
+            l.nominal_implements(&mut edges);
+            l.go_implements(&mut edges);
         }
+    }
+    // Uses and calls: per file, on both cores. Each file's edges depend only on its own
+    // facts and on the tables built above, so a refresh may keep them (see
+    // [`link_reusing`]).
+    let ranges = file_ranges(&l.raw, inputs.len());
+    kept.resize_with(inputs.len(), || None);
+    let per_file: Vec<Vec<Edge>> = kept
+        .into_par_iter()
+        .zip(ranges.into_par_iter())
+        .map(|(kept, range)| kept.unwrap_or_else(|| l.file_edges(range)))
+        .collect();
+    for e in per_file {
+        edges.extend(e);
     }
 
     GraphData {
@@ -453,6 +479,77 @@ pub fn link(inputs: &[Input<'_>], go_modules: &[(String, String)]) -> GraphData 
         symbols: l.symbols,
         edges,
     }
+}
+
+/// The calls and uses edges of `graph`, by the file of their source: what
+/// [`link_reusing`] may keep. `None` when the graph does not fit (a symbol out of range).
+pub fn body_edges(graph: &GraphData) -> Option<Vec<Vec<Edge>>> {
+    let mut out = vec![Vec::new(); graph.files.len()];
+    for e in &graph.edges {
+        if matches!(e.kind, EdgeKind::Calls | EdgeKind::Uses) {
+            let file = graph.symbols.get(e.from as usize)?.file as usize;
+            out.get_mut(file)?.push(*e);
+        }
+    }
+    Some(out)
+}
+
+/// What a file declares to the rest of the repository, hashed: its Go package, its
+/// imports (Python re-exports resolve through them), and each definition's name,
+/// enclosing types, kind, fields, bases and result types, in order. Everything the link
+/// reads from a file other than the one it resolves. Lines, signatures, docs and bodies
+/// (calls, uses) are left out: an edit that changes only those changes no other file's
+/// edges and no symbol id.
+pub fn surface(facts: &FileFacts) -> [u8; 32] {
+    #[derive(Serialize)]
+    struct Decl<'a> {
+        name: &'a str,
+        container: &'a [String],
+        kind: Kind,
+        fields: &'a [(String, Recv)],
+        bases: &'a [Path],
+        results: &'a [Path],
+    }
+    let decls: Vec<Decl<'_>> = facts
+        .symbols
+        .iter()
+        .map(|s| Decl {
+            name: &s.name,
+            container: &s.container,
+            kind: s.kind,
+            fields: &s.fields,
+            bases: &s.bases,
+            results: &s.results,
+        })
+        .collect();
+    let bytes = postcard::to_stdvec(&(&facts.package, &facts.imports, decls)).unwrap_or_default();
+    *blake3::hash(&bytes).as_bytes()
+}
+
+/// The contains and implements edges of `graph`: what [`Reuse::declared`] keeps.
+pub fn declared_edges(graph: &GraphData) -> Vec<Edge> {
+    graph
+        .edges
+        .iter()
+        .filter(|e| matches!(e.kind, EdgeKind::Contains | EdgeKind::Implements))
+        .copied()
+        .collect()
+}
+
+/// The range of symbol ids of each file (symbols are numbered file by file).
+fn file_ranges(raw: &[(usize, &RawSymbol)], files: usize) -> Vec<std::ops::Range<SymbolId>> {
+    let mut out = vec![0..0; files];
+    let mut start = 0usize;
+    while start < raw.len() {
+        let fi = raw[start].0;
+        let mut end = start;
+        while end < raw.len() && raw[end].0 == fi {
+            end += 1;
+        }
+        out[fi] = start as SymbolId..end as SymbolId;
+        start = end;
+    }
+    out
 }
 
 fn parent_dir(path: &str) -> &str {
@@ -671,6 +768,47 @@ fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
 }
 
 impl Linker<'_> {
+    /// The uses and calls edges of the symbols in `ids` (one file's).
+    fn file_edges(&self, ids: std::ops::Range<SymbolId>) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
+        for id in ids {
+            let (fi, raw) = self.raw[id as usize];
+            // Functions and methods; TypeScript and JavaScript module-level variables carry
+            // the calls of their initializers too (`const router = createRouter([])`).
+            let mut used = HashSet::new();
+            for u in raw.uses.iter().filter(|_| raw.kind.is_callable()) {
+                if let Some(Ent::Sym(t)) = self.resolve_path(fi, u)
+                    && self.symbols[t as usize].kind.is_type()
+                    && used.insert(t)
+                {
+                    edges.push(Edge {
+                        from: id,
+                        to: t,
+                        kind: EdgeKind::Uses,
+                        line: raw.line,
+                        inferred: false,
+                    });
+                }
+            }
+            for call in &raw.calls {
+                let (targets, inferred) = self.call_targets(fi, id, &call.target);
+                for t in targets {
+                    if seen.insert((id, t, call.line)) {
+                        edges.push(Edge {
+                            from: id,
+                            to: t,
+                            kind: EdgeKind::Calls,
+                            line: call.line,
+                            inferred,
+                        });
+                    }
+                }
+            }
+        }
+        edges
+    }
+
     fn lang(&self, fi: usize) -> Language {
         self.inputs[fi].language
     }

@@ -29,6 +29,8 @@
 pub mod answer;
 pub mod arango;
 mod atomic;
+#[doc(hidden)]
+pub mod crash;
 mod extract;
 mod index;
 mod lazy;

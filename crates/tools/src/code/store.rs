@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use super::link::GraphData;
 use super::model::{Edge, EdgeKind, FileId, FileInfo, Symbol, SymbolId};
 
@@ -91,7 +93,7 @@ impl CodeGraph {
         }
         let mut order: Vec<u32> = (0..data.edges.len() as u32).collect();
         // Edges sorted by the source's location, then line: stable, readable output.
-        order.sort_by_key(|&e| {
+        order.par_sort_by_key(|&e| {
             let e = &data.edges[e as usize];
             (e.from, e.line, e.to)
         });
@@ -110,9 +112,9 @@ impl CodeGraph {
             let s = &data.symbols[e.from as usize];
             (s.rank_class(), s.path.as_str(), e.line)
         };
-        for list in &mut g.inc {
-            list.sort_by(|&a, &b| key(a).cmp(&key(b)));
-        }
+        g.inc
+            .par_iter_mut()
+            .for_each(|list| list.sort_by(|&a, &b| key(a).cmp(&key(b))));
         g.data = data;
         g
     }

@@ -148,6 +148,18 @@ pub fn unchanged(root: &Path, watched: &[WatchedRef<'_>]) -> bool {
     })
 }
 
+/// The shape of every watched path under `root` now, in the list's order (checked as
+/// [`unchanged`] does).
+pub fn restat(root: &Path, watched: &[WatchedRef<'_>]) -> Vec<Shape> {
+    watched
+        .par_chunks(1024)
+        .flat_map_iter(|chunk| {
+            let mut dirs = Dirs::new(root);
+            chunk.iter().map(|w| dirs.stat(w.path)).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Stats paths under a root. On Linux it keeps the chain of directories above the last
 /// path open and stats each path relative to its directory (`statx` on a directory fd):
 /// resolving every component of every path again was most of a warm query's time.

@@ -161,6 +161,26 @@ impl StoreFile {
         self.watched().is_ok_and(|w| fresh::same(&w, walked))
     }
 
+    /// Every watched path with its recorded shape and its shape now: what a refresh needs
+    /// to know which files changed without walking.
+    pub fn restat(&self, root: &Path) -> Result<Vec<(Watched, Shape)>, StoreError> {
+        let watched = self.watched()?;
+        let now = fresh::restat(root, &watched);
+        Ok(watched
+            .iter()
+            .zip(now)
+            .map(|(w, now)| {
+                (
+                    Watched {
+                        path: w.path.to_string(),
+                        shape: w.shape,
+                    },
+                    now,
+                )
+            })
+            .collect())
+    }
+
     fn watched(&self) -> Result<Vec<fresh::WatchedRef<'_>>, StoreError> {
         let bytes = self
             .section(Sec::Watch)
