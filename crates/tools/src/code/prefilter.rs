@@ -363,10 +363,13 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
         return None;
     }
     // The definition and closure rules below are Go's and Python's: a question whose name
-    // appears in a file of another language takes the full index. A file that does not
-    // mention it cannot change the answer (names resolve within a language family, and
-    // its module name comes from its path), so it enters the link step as an empty module.
-    if hits.iter().any(|&i| !prefiltered(sources[i].language)) {
+    // appears in a file of another language takes the full index, except `find`, which
+    // needs no closure: it parses every such file that mentions the name (a Django tree's
+    // admin JavaScript saying "queryset" no longer costs a full index). A file that does
+    // not mention it cannot change the answer (names resolve within a language family,
+    // and its module name comes from its path), so it enters the link step as an empty
+    // module.
+    if need != Need::Definitions && hits.iter().any(|&i| !prefiltered(sources[i].language)) {
         return None;
     }
     let mentioned = hits.len();
@@ -383,7 +386,8 @@ fn build(root: &Path, literal: &str, need: Need) -> Option<Partial> {
                     match s.language {
                         Language::Go => go.is_match(&s.src),
                         Language::Python => python.is_match(&s.src),
-                        _ => false,
+                        // Only `find` gets here with another language: parse it whole.
+                        _ => need == Need::Definitions,
                     }
                 })
                 .collect()
