@@ -14,55 +14,10 @@ use explore_tools::{RepoRoot, Tool};
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
 
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../evals/fixtures")
-        .join(name)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
-/// A copy of a fixture and a cache directory, both temporary.
-struct Repo {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    cache: PathBuf,
-}
+mod common;
+use common::Repo;
 
 impl Repo {
-    fn new(name: &str) -> Repo {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join(name);
-        copy_dir(&fixture(name), &root);
-        let cache = dir.path().join("cache");
-        Repo {
-            root: root.canonicalize().unwrap(),
-            cache,
-            _dir: dir,
-        }
-    }
-
-    fn tool(&self) -> CodeTool {
-        CodeTool::new(
-            RepoRoot::new(self.root.clone()).unwrap(),
-            IndexOptions {
-                cache_dir: Some(self.cache.clone()),
-                ..Default::default()
-            },
-        )
-    }
-
     fn cache_file(&self) -> PathBuf {
         self.tool().cache_path().unwrap()
     }
