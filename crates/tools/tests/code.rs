@@ -1165,6 +1165,37 @@ fn rs_implementations_usages_and_trace() {
     );
 }
 
+/// `impl Trait for X` with X from outside the repository (a slice, `Box<T>`, a std type
+/// imported with `use`): the block is the implementor, a `type` named as written and cited
+/// at its `impl` line; its methods are that type's, and their calls have a caller.
+#[test]
+fn rs_impls_for_types_from_outside_the_crate() {
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"implementations","symbol":"Measure"})
+        ),
+        "Measure (interface) at src/measure.rs:7\n\nImplementations:\n  &[u8] (type) at src/measure.rs:23\n  Box<T> (type) at src/measure.rs:29\n  VecDeque<u8> (type) at src/measure.rs:35"
+    );
+    assert_eq!(
+        text(rs_mini(), json!({"operation":"methods","symbol":"&[u8]"})),
+        "&[u8] (type) at src/measure.rs:23\n\nMethods:\n  &[u8].measure (method) at src/measure.rs:24"
+    );
+    // The call in the macro's expansion is the macro's (`reported!`, a function), and the
+    // macro's invocation is a call of it.
+    assert_eq!(
+        text(rs_mini(), json!({"operation":"callers","symbol":"report"})),
+        "report (function) at src/measure.rs:19\n\nCallers:\n  reported! (function) at src/measure.rs:14\n  &[u8].measure (method) at src/measure.rs:25"
+    );
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callers","symbol":"reported!"})
+        ),
+        "reported! (function) at src/measure.rs:12\n\nCallers:\n  VecDeque<u8>.measure (method) at src/measure.rs:37"
+    );
+}
+
 // ---- java-mini (Java) ----
 
 fn java_mini() -> &'static CodeTool {

@@ -841,8 +841,12 @@ impl Linker<'_> {
                 _ => None,
             }
         };
-        let Some(t) = resolve(self, &block.ty) else {
-            return;
+        let t = match block.implementor {
+            Some(i) => first + i,
+            None => match resolve(self, &block.ty) {
+                Some(t) => t,
+                None => return,
+            },
         };
         if let Some(tr) = block.trait_.as_ref().and_then(|p| resolve(self, p))
             && tr != t
@@ -1041,6 +1045,20 @@ impl Linker<'_> {
                         .find_map(|&m| self.module_member(m, head, 0))
                     {
                         e
+                    } else if head.ends_with('!') {
+                        // A `macro_rules!` macro is in scope in the modules after it
+                        // (child modules included) and, exported, at the crate root.
+                        let mut m = scope.prefix.as_str();
+                        loop {
+                            let up = parent_module(m);
+                            if up == m {
+                                return None;
+                            }
+                            m = up;
+                            if let Some(&s) = self.by_qname.get(&qualify(m, head)) {
+                                break Ent::Sym(s);
+                            }
+                        }
                     } else {
                         // `explore_tools::secrets::f()`: another crate of the repository.
                         let c = rust_crate(head, &self.rust_crates)?;

@@ -125,7 +125,10 @@ pub fn find(store: &dyn GraphStore, q: &SymbolQuery, partial: bool) -> Vec<Match
     if name.is_empty() {
         return Vec::new();
     }
-    let glob = is_glob(&name);
+    // `&[u8]` (a Rust implementor named by its type) is a name before it is a glob.
+    let glob = is_glob(&name)
+        && (name.contains(['*', '?'])
+            || store.find_names(&NameMatch::Exact(name.clone())).is_empty());
     let exact = if glob { exact_glob(&name) } else { None };
     let mut ids: Vec<SymbolId> = if glob {
         store.find_names(&NameMatch::Glob(name.clone()))

@@ -99,6 +99,10 @@ pub struct ImplBlock {
     pub trait_: Option<Path>,
     /// Indices into [`FileFacts::symbols`] of the block's methods.
     pub methods: Vec<u32>,
+    /// For a type from outside the repository (`impl Buf for &[u8]`), the index into
+    /// [`FileFacts::symbols`] of the symbol the block defines for it (then `ty` is empty):
+    /// the implementor its methods belong to.
+    pub implementor: Option<u32>,
 }
 
 /// One import binding.
@@ -696,12 +700,18 @@ mod tests {
         v
     }
 
+    /// The definitions the walk finds, as the query files name them: a Rust macro without
+    /// its `!`, and without the symbols of `impl` blocks for types from outside the
+    /// repository (no query pattern can tell those types apart).
     fn walked_definitions(language: Language, src: &str) -> Vec<(u32, String)> {
         let facts = extract(language, src.as_bytes()).unwrap();
+        let implementors: Vec<u32> = facts.impls.iter().filter_map(|b| b.implementor).collect();
         facts
             .symbols
             .into_iter()
-            .map(|s| (s.line, s.name))
+            .enumerate()
+            .filter(|(i, _)| !implementors.contains(&(*i as u32)))
+            .map(|(_, s)| (s.line, s.name.trim_end_matches('!').to_string()))
             .collect()
     }
 
