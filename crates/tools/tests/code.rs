@@ -965,6 +965,18 @@ fn ts_callers_through_imports_namespaces_and_re_exports() {
     );
 }
 
+/// Generic call signatures on lines of their own (`<T>(fn: T): T`) make
+/// tree-sitter-typescript give up on the file; parsed again with separators, the function
+/// after the interface is a definition, and the calls in the function expression it holds
+/// in a local are its own.
+#[test]
+fn ts_call_signatures_without_separators_keep_the_file() {
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callers","symbol":"clamp"})),
+        "clamp (function) at src/util/math.ts:6\n\nCallers:\n  main (function) at src/app.ts:18\n  createFactory (function) at src/util/factory.ts:14 (+1 more calls)"
+    );
+}
+
 #[test]
 fn ts_callees_with_receivers() {
     assert_eq!(

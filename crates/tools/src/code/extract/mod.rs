@@ -394,7 +394,8 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     let Ok(text) = std::str::from_utf8(src) else {
         return Err(ExtractError::NotUtf8);
     };
-    let tree = parse_only(language, src)?;
+    let (tree, patched) = parse(language, text)?;
+    let text = patched.as_deref().unwrap_or(text);
     let mut facts = match language {
         Language::Go => go::extract(&tree, text),
         Language::Python => python::extract(&tree, text),
@@ -405,6 +406,41 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     facts.lines = count_lines(src);
     facts.had_errors = tree.root_node().has_error();
     Ok(facts)
+}
+
+/// Parses `src` for extraction: as it is, or, for a TypeScript file whose parse had
+/// errors, with the `;`s [`ts::separate_call_signatures`] adds when that parse has fewer
+/// (then the text it parsed is returned too, the one its nodes' bytes index).
+pub(crate) fn parse(language: Language, src: &str) -> Result<(Tree, Option<String>), ExtractError> {
+    let tree = parse_only(language, src.as_bytes())?;
+    if language == Language::TypeScript
+        && tree.root_node().has_error()
+        && let Some(p) = ts::separate_call_signatures(src)
+    {
+        let again = parse_only(language, p.as_bytes())?;
+        if error_bytes(&again) < error_bytes(&tree) {
+            return Ok((again, Some(p)));
+        }
+    }
+    Ok((tree, None))
+}
+
+/// How much of a file the parser could not read: the bytes of its outermost `ERROR`
+/// nodes, plus one per `MISSING` node. Only subtrees that contain an error are entered.
+fn error_bytes(tree: &Tree) -> usize {
+    let mut total = 0;
+    walk_pruned(tree.root_node(), &mut |n| {
+        if n.is_error() {
+            total += n.byte_range().len().max(1);
+            false
+        } else if n.is_missing() {
+            total += 1;
+            false
+        } else {
+            n.has_error()
+        }
+    });
+    total
 }
 
 /// Number of lines in `src` (a last line without a newline counts).
@@ -647,7 +683,8 @@ mod tests {
     /// walks must find them: one per node and name (Go's generic `type` pattern matches
     /// structs and interfaces again); Python, those with no function around them.
     fn query_definitions(language: Language, src: &str) -> Vec<(u32, String)> {
-        let tree = parse_only(language, src.as_bytes()).unwrap();
+        let (tree, patched) = parse(language, src).unwrap();
+        let src = patched.as_deref().unwrap_or(src);
         let mut out: Vec<(usize, u32, String)> = Vec::new();
         for hit in run_query(query(language).unwrap(), &tree, src) {
             if hit.def.is_none() {
