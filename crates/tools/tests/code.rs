@@ -1208,6 +1208,62 @@ fn rs_impls_for_types_from_outside_the_crate() {
     );
 }
 
+// ---- go-mini (Go) ----
+
+fn go_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/go-mini"))
+    })
+}
+
+/// A package-level variable's usages are where it is read or assigned: in functions, and
+/// in another variable's initializer (`_globalS = _globalL.Sugar()`), which is that
+/// variable's, as its calls are. A local of the same name and a struct key are not reads.
+#[test]
+fn go_usages_of_variables_and_constants() {
+    for (args, want) in [
+        (
+            json!({"operation":"usages","symbol":"_globalL"}),
+            "_globalL (var) at global.go:18\n\nRead or assigned by:\n  _globalS (var) at global.go:19\n  L (function) at global.go:24\n  Replace (function) at global.go:30 (+1 more lines)",
+        ),
+        (
+            json!({"operation":"usages","symbol":"defaultName"}),
+            "defaultName (const) at global.go:15\n\nRead or assigned by:\n  _globalL (var) at global.go:18",
+        ),
+        (
+            json!({"operation":"usages","symbol":"level"}),
+            "level (var) at global.go:42\n\nRead or assigned by:\n  leveled (function) at global.go:50",
+        ),
+        (
+            json!({"operation":"callers","symbol":"_globalL"}),
+            "_globalL is a var (global.go:18), but callers works on a function or method. For a Go var, try operation=\"usages\" with symbol=\"_globalL\" (where it is read or assigned).",
+        ),
+    ] {
+        assert_eq!(text(go_mini(), args), want);
+    }
+}
+
+/// `sort.Interface` is not in the repository: its implementations are the types whose
+/// methods include Len, Less and Swap, matched against the standard library's definition.
+#[test]
+fn go_implementations_of_a_standard_library_interface() {
+    assert_eq!(
+        text(
+            go_mini(),
+            json!({"operation":"implementations","symbol":"sort.Interface"})
+        ),
+        "sort.Interface is a Go standard-library interface (package sort), not defined in this repository; matched by method set against its definition: Len, Less, Swap (names, not signatures; methods promoted from embedded types are not seen)\n\nImplementations:\n  byName (type) at sortable.go:6"
+    );
+    assert_eq!(
+        text(
+            go_mini(),
+            json!({"operation":"implementations","symbol":"io.Reader"})
+        ),
+        "io.Reader is a Go standard-library interface (package io), not defined in this repository; matched by method set against its definition: Read (names, not signatures; methods promoted from embedded types are not seen)\n\nImplementations: no Go type here has all of Read."
+    );
+}
+
 // ---- java-mini (Java) ----
 
 fn java_mini() -> &'static CodeTool {

@@ -791,6 +791,22 @@ impl Linker<'_> {
                     });
                 }
             }
+            // Go: a variable or constant read or assigned, at the line it is.
+            for (line, p) in &raw.reads {
+                if let Some(Ent::Sym(t)) = self.resolve_path(fi, p)
+                    && t != id
+                    && matches!(self.symbols[t as usize].kind, Kind::Var | Kind::Const)
+                    && seen.insert((id, t, *line))
+                {
+                    edges.push(Edge {
+                        from: id,
+                        to: t,
+                        kind: EdgeKind::Uses,
+                        line: *line,
+                        inferred: false,
+                    });
+                }
+            }
             for call in &raw.calls {
                 let (targets, inferred) = self.call_targets(fi, id, &call.target);
                 for t in targets {

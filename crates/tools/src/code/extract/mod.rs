@@ -149,6 +149,11 @@ pub struct RawSymbol {
     pub uses: Vec<Path>,
     /// Functions: the calls made in the body (closures included).
     pub calls: Vec<RawCall>,
+    /// Go functions, methods and package-level variables: the names their body or
+    /// initializer reads or assigns that are not local (`_globalL`, `zapcore.DebugLevel`),
+    /// with their lines, one per name and line; the linker keeps those that name a
+    /// package-level variable or constant. Callees are calls, not reads.
+    pub reads: Vec<(u32, Path)>,
     /// Test code by where it is, in a file that is not a test file: Rust's `#[cfg(test)]`
     /// modules.
     pub test: bool,
@@ -169,6 +174,7 @@ impl RawSymbol {
             results: Vec::new(),
             uses: Vec::new(),
             calls: Vec::new(),
+            reads: Vec::new(),
             test: false,
         }
     }
@@ -937,7 +943,15 @@ mod tests {
         for (lang, kinds) in [
             (
                 go_language(),
-                &["call_expression", "qualified_type", "comment", "var_spec"][..],
+                &[
+                    "call_expression",
+                    "qualified_type",
+                    "comment",
+                    "var_spec",
+                    "identifier",
+                    "selector_expression",
+                    "keyed_element",
+                ][..],
             ),
             (
                 python_language(),
