@@ -129,7 +129,7 @@ pub struct Found {
     /// (`sort.Interface`): the definition the types were matched against, by method set.
     /// Then `target` is `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub standard: Option<StandardInterface>,
+    pub standard: Option<Box<StandardInterface>>,
 }
 
 /// A Go standard-library interface, as the graph's table knows it ([`crate::code`]'s

@@ -217,11 +217,11 @@ fn standard_implementations(
         sections: vec![section(Relation::Implementations, related_items(&list))],
         more_partial: 0,
         partial_graph: None,
-        standard: Some(StandardInterface {
+        standard: Some(Box::new(StandardInterface {
             name: std.written(),
             package: std.package.to_string(),
             methods: std.methods.iter().map(|m| m.to_string()).collect(),
-        }),
+        })),
     })
 }
 
