@@ -6,10 +6,6 @@
 # written and verified before the engine was run on them (docs/evals.md, "Round 3"). Every
 # source comes from a package registry, pinned by version and SHA-256, and is never
 # committed. Archives are kept in target/heldout3/cache/ (a second run is offline).
-# Held out again: packages the project had never used, with questions written and verified
-# before the engine was run on them (docs/evals.md, "Round 3"). Every source comes from a
-# package registry, pinned by version and SHA-256, and is never committed.
-# Archives are kept in target/heldout3/cache/ (a second run is offline).
 #
 #   bash evals/heldout3/fetch.sh && explore eval evals/heldout3
 set -euo pipefail
