@@ -148,8 +148,6 @@ class Ctags:
         self.by_name: dict[str, list[str]] = collections.defaultdict(list)
         out = subprocess.run(
             ["ctags", "-R", f"--languages={languages}", "--fields=+n", "-f", "-", "."],
-            cwd=repo, capture_output=True, text=True, check=True,
-            ["ctags", "-R", "--languages=Go,Python", "--fields=+n", "-f", "-", "."],
             # A tree may hold files that are not UTF-8 (Sphinx's test roots hold Latin-1).
             cwd=repo, capture_output=True, text=True, encoding="utf-8", errors="replace",
             check=True,

@@ -8,13 +8,6 @@
 # Every sdist comes from PyPI (`pip download --no-deps --no-binary :all:`), pinned by
 # version and SHA-256, and is never committed; archives are kept in target/issues3/cache/
 # (a second run is offline). Each suite has its own block below.
-# target/issues3/NAME-BEFORE/SRC target/issues3/NAME-AFTER/SRC` (each case's comment names
-# both).
-#
-# Every sdist comes from PyPI (`pip download --no-deps --no-binary :all:`), pinned by
-# version and SHA-256, and is never committed; archives are kept in target/issues3/cache/
-# (a second run is offline). Several helpers add projects to this script, each in its own
-# commented block.
 #
 #   bash evals/issues3/fetch.sh && explore eval evals/issues3
 set -euo pipefail
@@ -52,10 +45,6 @@ xarray 2024.7.0 4cae512d121a8522d41e66d942fb06c526bc1fd32c2c181d5fe62fe65b671638
 LIST
 fi
 # --- end of sympy and xarray ------------------------------------------------------------------
-with_fixed=false
-if [ "${1:-}" = --with-fixed ]; then
-  with_fixed=true
-fi
 
 # --- pytest and Sphinx (evals/issues3/pytest.toml, evals/issues3/sphinx.toml) -----------
 # Sphinx published its sdists as Sphinx-X.tar.gz up to 7.0.1 and as sphinx-X.tar.gz from
@@ -90,7 +79,7 @@ sphinx 7.4.3 bd846bcb09fd2b6e94ce3e1ad50f4618bccf03cc7c17d0f3fa87393c0bd9178b
 
 # The releases with the fixes that are not in the lists above, for checking the expected
 # files again with diff -r.
-if $with_fixed; then
+if [ "$fixed" = yes ]; then
   pypi_list <<'LIST'
 pytest 7.0.1 e30905a0c131d3d94b89624a1cc5afec3e0ba2fbdb151867d8e0ebd49850f171
 pytest 7.1.2 a06a0425453864a270bc45e71f783330a7428defb4230fb5e6a731fde06ecd45
