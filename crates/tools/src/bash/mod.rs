@@ -164,6 +164,8 @@ struct Lazy {
     git_drivers: OnceLock<Vec<String>>,
     /// Absolute paths of the allowed programs.
     programs: OnceLock<HashMap<String, PathBuf>>,
+    /// Why git must not run on this repository (`git::dir_hazard`), if it must not.
+    git_hazard: OnceLock<Option<String>>,
 }
 
 /// The `bash` tool.
@@ -498,6 +500,13 @@ impl BashTool {
             let git = self.program("git").ok_or_else(|| {
                 Blocked::unavailable("git is not installed here; use grep and find")
             })?;
+            if let Some(why) = self
+                .lazy
+                .git_hazard
+                .get_or_init(|| git::dir_hazard(self.root.path()))
+            {
+                return Err(Blocked::unavailable(why.clone()));
+            }
             let drivers =
                 git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
             let vetted = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
