@@ -312,7 +312,9 @@ impl BashTool {
     /// Builds the Landlock rulesets and runs `true` under them once (a kernel that takes
     /// the rules but cannot run a program under them must not be chosen).
     fn probe_landlock(&self) -> Result<Arc<confine::Rules>, String> {
-        let programs: Vec<PathBuf> = self.programs().values().cloned().collect();
+        let mut programs: Vec<PathBuf> = self.programs().values().cloned().collect();
+        // The probe below runs `true`.
+        programs.extend(exec::find_program("true"));
         let rules = Arc::new(confine::build(
             self.root.path(),
             &self.masked_abs(),
