@@ -832,7 +832,12 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("filelimit", Val),
             ("sort", Val),
             ("timefmt", Val),
-            ("info", No),
+            (
+                "info",
+                Deny(
+                    "`tree --info` prints comments from `.info` files, which may be links out of the repository; drop it",
+                ),
+            ),
             (
                 "fromfile",
                 Deny("`tree --fromfile` reads a listing from a file; pass a directory"),

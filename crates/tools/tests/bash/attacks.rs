@@ -625,6 +625,9 @@ pub const BLOCKED: &[(&str, &str)] = &[
         "`[…]`",
     ),
     ("awk '{ x = \"system\" }' go.mod", "system"),
+    // tree prints the tab-indented lines of `.info` files next to matching names; an
+    // `.info` linked to `~/.gitconfig` would print its settings.
+    ("tree --info", "`.info` files"),
 ];
 
 #[test]
@@ -1143,5 +1146,25 @@ fn git_diff_under_the_fallback_leaves_no_index_lock() {
     assert!(
         f.ok("git status --short")
             .contains("M internal/brain/plan.go")
+    );
+}
+
+/// `$(…)` that gives more words than any command should take is refused before they are
+/// all path-checked (a repository file of a million names would keep the tool busy past
+/// the deadline, and the kernel would refuse the argument list anyway).
+#[test]
+fn an_expansion_into_too_many_words_is_refused() {
+    let f = Fixture::new();
+    std::fs::write(f.root.path().join("names.txt"), "a/b\n".repeat(10_001)).unwrap();
+    let err = f.run("cat $(cat names.txt)").unwrap_err().to_string();
+    assert!(
+        err.starts_with("Command blocked: `$(…)` gave 10002 words"),
+        "{err}"
+    );
+    // The static pass cannot know the count; the limit holds once the words are known.
+    assert!(f.tool.vet_command("cat $(cat names.txt)").is_ok());
+    assert_eq!(
+        f.ok("cat $(cat docs/notes.txt) | wc -l"),
+        "0\n[exit status 1]\n"
     );
 }
