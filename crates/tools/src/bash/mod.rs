@@ -1005,7 +1005,7 @@ impl Run<'_> {
         let ctx = self.tool.ctx(&self.cwd);
         // Checking millions of items takes longer than the command may: the deadline
         // holds for this work too.
-        let late = |k: usize| k % 512 == 0 && Instant::now() >= self.deadline;
+        let late = |k: usize| k.is_multiple_of(512) && Instant::now() >= self.deadline;
         let stopped = || Ran {
             timed_out: true,
             ..Ran::default()
