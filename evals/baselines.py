@@ -148,7 +148,9 @@ class Ctags:
         self.by_name: dict[str, list[str]] = collections.defaultdict(list)
         out = subprocess.run(
             ["ctags", "-R", f"--languages={languages}", "--fields=+n", "-f", "-", "."],
-            cwd=repo, capture_output=True, text=True, check=True,
+            # A tree may hold files that are not UTF-8 (Sphinx's test roots hold Latin-1).
+            cwd=repo, capture_output=True, text=True, encoding="utf-8", errors="replace",
+            check=True,
         ).stdout
         for line in out.splitlines():
             if line.startswith("!_TAG_"):
