@@ -118,6 +118,7 @@ pub const SAMPLE_DIRS: &[&str] = &[
     "benches",
     "benchmarks",
     "docs",
+    "doc",
 ];
 
 /// Directories of configuration.

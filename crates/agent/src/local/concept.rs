@@ -2,6 +2,7 @@
 //! every citation is backed, and following the best symbol one step through the call
 //! graph.
 
+use super::report;
 use super::*;
 
 impl LocalPolicy {
@@ -68,27 +69,36 @@ impl LocalPolicy {
                 }
             })
             .collect();
-        let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
         let corpus = idx.corpus();
         let hints = signals::of(&query.raw);
         let bonuses = signals::bonuses(corpus, &hints, &mut |rel| read_small(&root, rel));
-        // The words choose the files (a report's hints must not crowd them out by raising
-        // the bar); the hints add the files they point at and reorder.
-        let chosen: Vec<usize> = LexIndex::select(ranked.clone())
-            .iter()
-            .map(|r| r.file)
-            .collect();
-        let pointed: Vec<usize> = bonuses
-            .iter()
-            .filter(|b| b.1 >= MIN_SIGNAL)
-            .map(|b| b.0)
-            .collect();
-        lift_named(&mut ranked, bonuses);
-        let ranked: Vec<rank::RankedFile> = ranked
-            .into_iter()
-            .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
-            .take(rank::MAX_FILES)
-            .collect();
+        // A pasted report is ranked by every file's content (see `report`); a question by
+        // names and docs, with the content of a shortlist.
+        let report_index = signals::is_report(&query.raw)
+            .then(|| report::content_of(&idx, &|rel: &str| read_small(&root, rel)));
+        let ranked: Vec<rank::RankedFile> = match &report_index {
+            Some(content) => report::rank(&idx, content, &query.raw, &bonuses),
+            None => {
+                let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
+                // The words choose the files (a report's hints must not crowd them out by
+                // raising the bar); the hints add the files they point at and reorder.
+                let chosen: Vec<usize> = LexIndex::select(ranked.clone())
+                    .iter()
+                    .map(|r| r.file)
+                    .collect();
+                let pointed: Vec<usize> = bonuses
+                    .iter()
+                    .filter(|b| b.1 >= MIN_SIGNAL)
+                    .map(|b| b.0)
+                    .collect();
+                lift_named(&mut ranked, bonuses);
+                ranked
+                    .into_iter()
+                    .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
+                    .take(rank::MAX_FILES)
+                    .collect()
+            }
+        };
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
         // other words.
@@ -106,7 +116,9 @@ impl LocalPolicy {
             }
             let absent: Vec<String> = unknown
                 .into_iter()
-                .filter(|t| !seen.contains(*t))
+                .filter(|t| {
+                    !seen.contains(*t) && !report_index.as_ref().is_some_and(|c| c.knows(t))
+                })
                 .cloned()
                 .collect();
             // A missing word is the question's topic when it is a name (capitalised:

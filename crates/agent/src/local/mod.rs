@@ -35,6 +35,7 @@ mod lines;
 mod project;
 pub mod query;
 pub mod rank;
+mod report;
 pub mod routing;
 pub mod scan;
 mod search;

@@ -102,6 +102,8 @@ pub struct LexIndex {
     classes: Vec<PathClass>,
     /// Incoming edges per symbol, from first-party code.
     in_degree: Vec<usize>,
+    /// Every file's content, indexed the first time a pasted report needs it.
+    content: std::sync::OnceLock<std::sync::Arc<super::report::ContentIndex>>,
 }
 
 /// A ranked file.
@@ -233,6 +235,7 @@ impl LexIndex {
         }
         Self {
             in_degree,
+            content: std::sync::OnceLock::new(),
             corpus,
             fields,
             df,
@@ -241,6 +244,21 @@ impl LexIndex {
             file_edges,
             classes,
         }
+    }
+
+    /// The content index of the corpus's files, built by `build` on first use.
+    pub fn content_index(
+        &self,
+        build: impl FnOnce() -> super::report::ContentIndex,
+    ) -> std::sync::Arc<super::report::ContentIndex> {
+        self.content
+            .get_or_init(|| std::sync::Arc::new(build()))
+            .clone()
+    }
+
+    /// The path class of file `f` (the default for an unknown file).
+    pub fn class_of(&self, f: usize) -> PathClass {
+        self.classes.get(f).copied().unwrap_or_default()
     }
 
     /// The indexed corpus.

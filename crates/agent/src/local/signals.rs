@@ -139,13 +139,19 @@ static RAISED: LazyLock<Regex> = LazyLock::new(|| {
     pattern(r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|panic):\s+(.{12,})$")
 });
 
+/// Whether a question is a pasted report rather than a question: several lines, or many
+/// words.
+pub fn is_report(question: &str) -> bool {
+    let lines = question.lines().filter(|l| !l.trim().is_empty()).count();
+    lines >= REPORT_LINES || question.split_whitespace().count() >= REPORT_WORDS
+}
+
 /// The hints of `question`, strongest first; empty for a short question.
 pub fn of(question: &str) -> Vec<Hint> {
-    let lines: Vec<&str> = question.lines().filter(|l| !l.trim().is_empty()).collect();
-    let words = question.split_whitespace().count();
-    if lines.len() < REPORT_LINES && words < REPORT_WORDS {
+    if !is_report(question) {
         return Vec::new();
     }
+    let lines: Vec<&str> = question.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut hints = Vec::new();
     // Stack frames, innermost first (Python prints it last; Go and JavaScript first). The
     // first frame in the repository weighs most: see `bonuses`.

@@ -1,0 +1,491 @@
+//! Ranking files for a pasted report: a bug report, a traceback, an issue's text.
+//!
+//! A report is long and noisy (prose, a code sample, an environment dump), and the file
+//! to fix is named by what the report *talks about*, most of which is in the files'
+//! bodies, not in their names or doc comments: `(n/cf).ceiling()`, a setting key in a
+//! table, a warning's text. The metadata ranking ([`LexIndex::rank`]) reads the content of
+//! a shortlist chosen by names alone, so on a large repository (sympy: 1,400 files) the
+//! file to fix never reaches the shortlist, and the hub modules whose names match every
+//! report (`application.py`, `config/__init__.py`) win.
+//!
+//! So a report is ranked by Okapi BM25 over every file's content, measured on the 84 real
+//! bug reports of `evals/issues*` (docs/evals.md, "Reports ranked by content"): the words
+//! count as often as the report repeats them (a report says what is broken again and
+//! again), the title's words count more, the strong signals of [`signals`] (traceback
+//! frames, written paths, raised messages, names) add to that, a file whose own name the
+//! report spells out is lifted, and tests, samples, vendored and generated code count
+//! less whatever the report's words say (a pytest report says "test" forty times).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::classify::PathClass;
+use super::rank::{LexIndex, MAX_FILES, RankedFile};
+use super::text;
+
+/// BM25's saturation and length normalisation.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Extra counts of each word of the report's first line: a title says what is wrong.
+const TITLE_BOOST: f64 = 2.0;
+/// What a file gets when the report spells out its name (`linkcheck`, `faulthandler`),
+/// shared among the files whose paths carry that word.
+const NAMED_FILE: f64 = 0.5;
+/// A file-name word carried by more paths than this names no file in particular.
+const NAMED_FILE_MAX_PATHS: usize = 3;
+/// How much [`signals`]' bonuses count against the content score (the best file's is 1).
+pub const SIGNAL_WEIGHT: f64 = 0.4;
+/// Path classes that a report rarely asks to fix, and how much their score counts.
+const TEST_FACTOR: f64 = 0.3;
+/// Test helpers outside the project's test suite (see [`SUITE_DIRS`]).
+const HELPER_FACTOR: f64 = 0.7;
+const SAMPLE_FACTOR: f64 = 0.3;
+const THIRD_PARTY_FACTOR: f64 = 0.2;
+/// A file is listed when its score is at least this share of the best file's.
+const CUTOFF: f64 = 0.1;
+
+/// Every file's content as term counts: an inverted index over the corpus's files.
+pub struct ContentIndex {
+    /// Term → (file, count), files in increasing order.
+    postings: HashMap<String, Vec<(u32, u32)>>,
+    /// Terms in each file (0 for a file that could not be read).
+    lengths: Vec<u32>,
+    /// Mean length over the files that were read.
+    avg: f64,
+    /// Files that were read.
+    read: usize,
+}
+
+impl std::fmt::Debug for ContentIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContentIndex")
+            .field("terms", &self.postings.len())
+            .field("files", &self.read)
+            .finish()
+    }
+}
+
+impl ContentIndex {
+    /// Reads and indexes `files` (`read` gives a file's text, `None` to skip it), on every
+    /// core: a large repository's sources are tens of megabytes.
+    pub fn build(files: &[String], read: &(dyn Fn(&str) -> Option<String> + Sync)) -> Self {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8);
+        let chunk = files.len().div_ceil(threads).max(1);
+        let counted: Vec<Vec<(usize, HashMap<String, u32>)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = files
+                .chunks(chunk)
+                .enumerate()
+                .map(|(c, part)| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .enumerate()
+                            .filter_map(|(i, path)| {
+                                let text = read(path)?;
+                                let mut counts: HashMap<String, u32> = HashMap::new();
+                                for t in terms_of(&text) {
+                                    *counts.entry(t).or_insert(0) += 1;
+                                }
+                                Some((c * chunk + i, counts))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut lengths = vec![0u32; files.len()];
+        let mut read = 0;
+        for (f, counts) in counted.into_iter().flatten() {
+            read += 1;
+            lengths[f] = counts.values().sum();
+            let f = u32::try_from(f).unwrap_or(u32::MAX);
+            for (t, c) in counts {
+                postings.entry(t).or_default().push((f, c));
+            }
+        }
+        for list in postings.values_mut() {
+            list.sort_unstable();
+        }
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        let avg = if read == 0 {
+            1.0
+        } else {
+            (total as f64 / read as f64).max(1.0)
+        };
+        ContentIndex {
+            postings,
+            lengths,
+            avg,
+            read,
+        }
+    }
+
+    /// BM25's inverse document frequency of a term over the files read.
+    pub fn idf(&self, term: &str) -> f64 {
+        let n = self.read as f64;
+        let df = self.postings.get(term).map_or(0, Vec::len) as f64;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// True when some file's text holds the term.
+    pub fn knows(&self, term: &str) -> bool {
+        self.postings.contains_key(term)
+    }
+
+    /// Okapi BM25 of every file for weighted query terms; files without a match are 0.
+    fn scores(&self, terms: &[(String, f64)]) -> Vec<f64> {
+        let mut out = vec![0.0; self.lengths.len()];
+        for (t, qtf) in terms {
+            let Some(list) = self.postings.get(t) else {
+                continue;
+            };
+            let idf = self.idf(t);
+            for &(f, tf) in list {
+                let f = f as usize;
+                let tf = f64::from(tf);
+                let norm = K1 * (1.0 - B + B * f64::from(self.lengths[f]) / self.avg);
+                out[f] += qtf * idf * tf * (K1 + 1.0) / (tf + norm);
+            }
+        }
+        out
+    }
+}
+
+/// The words of a text as the index counts them: [`text::index_terms`] (identifiers
+/// split into words, stemmed), plus each identifier written as several words kept whole
+/// (`h5netcdf`, `dataarray`, `cacheprovider` is one word already): the compound names one
+/// thing where its parts name many.
+fn terms_of(s: &str) -> Vec<String> {
+    let mut out = text::index_terms(s);
+    for chunk in s.split(|c: char| !c.is_alphanumeric()) {
+        if chunk.len() > 3 && text::split_words(chunk).len() > 1 {
+            out.push(chunk.to_lowercase());
+        }
+    }
+    out
+}
+
+/// A text without its web addresses: a link's host, user and commit hash are not what
+/// the report is about (a link to a file of the repository is a signal of its own).
+fn without_urls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = [rest.find("http://"), rest.find("https://")]
+        .into_iter()
+        .flatten()
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | ']' | '>' | '"' | '\''))
+            .unwrap_or(tail.len());
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A report's words with how often it says each, its first line's counted
+/// [`TITLE_BOOST`] more times.
+pub fn report_terms(question: &str) -> Vec<(String, f64)> {
+    let mut order: Vec<String> = Vec::new();
+    let mut counts: HashMap<String, f64> = HashMap::new();
+    let title = question
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let title_terms = terms_of(&without_urls(title));
+    for t in terms_of(&without_urls(question)) {
+        let c = counts.entry(t.clone()).or_insert(0.0);
+        if *c == 0.0 {
+            order.push(t);
+        }
+        *c += 1.0;
+    }
+    let mut boosted: Vec<&String> = Vec::new();
+    for t in &title_terms {
+        if !boosted.contains(&t) {
+            boosted.push(t);
+            if let Some(c) = counts.get_mut(t) {
+                *c += TITLE_BOOST;
+            }
+        }
+    }
+    order
+        .into_iter()
+        .map(|t| {
+            let c = counts[&t];
+            (t, c)
+        })
+        .collect()
+}
+
+/// Directories of a project's own test suite. Other test directories (`testing/`,
+/// `test/`, `testutil/`) are often a library's public test helpers (`numpy.testing`,
+/// `xarray.testing`, `django.test`) that reports are about.
+const SUITE_DIRS: &[&str] = &["tests", "__tests__", "testdata"];
+
+/// Whether a path is a test of the project's own suite: a test file by name, or a file
+/// under one of [`SUITE_DIRS`].
+fn in_test_suite(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    let (dirs, name) = lower.rsplit_once('/').unwrap_or(("", lower.as_str()));
+    explore_tools::paths::TEST_FILES
+        .iter()
+        .any(|p| p.matches(name))
+        || dirs.split('/').any(|d| SUITE_DIRS.contains(&d))
+}
+
+/// How much a file's class counts in a report's ranking.
+fn factor(path: &str, class: &PathClass) -> f64 {
+    let mut f = 1.0;
+    if class.test {
+        f *= if in_test_suite(path) {
+            TEST_FACTOR
+        } else {
+            HELPER_FACTOR
+        };
+    }
+    if class.sample {
+        f *= SAMPLE_FACTOR;
+    }
+    if class.vendored || class.generated {
+        f *= THIRD_PARTY_FACTOR;
+    }
+    f
+}
+
+/// The files whose own name the report spells out, each with its bonus: every word of
+/// the file's name is a word of the report, and some word of it is carried by at most
+/// [`NAMED_FILE_MAX_PATHS`] paths (`builders/linkcheck.py` for "linkcheck",
+/// `faulthandler.py` for "faulthandler"; not `__init__.py`, `utils.py`).
+fn named_files(files: &[String], terms: &HashMap<&str, f64>) -> Vec<(usize, f64)> {
+    let mut path_df: HashMap<String, usize> = HashMap::new();
+    let words: Vec<Vec<String>> = files
+        .iter()
+        .map(|p| {
+            let stem = p.rsplit_once('.').map_or(p.as_str(), |(s, _)| s);
+            let mut all = text::index_terms(stem);
+            all.sort();
+            all.dedup();
+            for w in &all {
+                *path_df.entry(w.clone()).or_insert(0) += 1;
+            }
+            let name = stem.rsplit('/').next().unwrap_or(stem);
+            text::index_terms(name)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (f, name) in words.iter().enumerate() {
+        if name.is_empty() || !name.iter().all(|w| terms.contains_key(w.as_str())) {
+            continue;
+        }
+        let Some((word, df)) = name
+            .iter()
+            .map(|w| (w, path_df.get(w).copied().unwrap_or(1)))
+            .filter(|&(_, df)| df <= NAMED_FILE_MAX_PATHS)
+            .min_by_key(|&(_, df)| df)
+        else {
+            continue;
+        };
+        // Said more than once, the name is what the report is about.
+        let repeated = terms.get(word.as_str()).is_some_and(|&c| c > 1.0);
+        let bonus = NAMED_FILE * if repeated { 1.5 } else { 1.0 } / df.max(1) as f64;
+        out.push((f, bonus));
+    }
+    out
+}
+
+/// Ranks the files of `idx` for a report: content BM25 normalised to the best file,
+/// plus the files it names, plus `bonuses` (from [`signals::bonuses`], with the symbols
+/// they named, cited first), times the class factor. Best first, at most
+/// [`MAX_FILES`], each at least [`CUTOFF`] of the best.
+pub fn rank(
+    idx: &LexIndex,
+    content: &ContentIndex,
+    question: &str,
+    bonuses: &[(usize, f64, Vec<usize>)],
+) -> Vec<RankedFile> {
+    let corpus = idx.corpus();
+    let terms = report_terms(question);
+    let by_term: HashMap<&str, f64> = terms.iter().map(|(t, c)| (t.as_str(), *c)).collect();
+    let raw = content.scores(&terms);
+    let top = raw.iter().copied().fold(0.0, f64::max);
+    let mut score: Vec<f64> = raw
+        .iter()
+        .map(|&s| if top > 0.0 { s / top } else { 0.0 })
+        .collect();
+    score.resize(corpus.files.len(), 0.0);
+    for (f, bonus) in named_files(&corpus.files, &by_term) {
+        score[f] += bonus;
+    }
+    let mut named: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (f, bonus, syms) in bonuses {
+        if let Some(s) = score.get_mut(*f) {
+            *s += SIGNAL_WEIGHT * bonus;
+            named.entry(*f).or_default().extend(syms.iter().copied());
+        }
+    }
+    for (f, s) in score.iter_mut().enumerate() {
+        *s *= factor(&corpus.files[f], &idx.class_of(f));
+    }
+    let mut order: Vec<usize> = (0..score.len()).filter(|&f| score[f] > 0.0).collect();
+    order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
+    let best = order.first().map_or(0.0, |&f| score[f]);
+    let words: Vec<String> = terms.iter().map(|(t, _)| t.clone()).collect();
+    let weights: Vec<f64> = vec![1.0; words.len()];
+    order
+        .into_iter()
+        .take_while(|&f| score[f] >= CUTOFF * best)
+        .take(MAX_FILES)
+        .map(|f| {
+            let mut matched: Vec<(String, f64)> = terms
+                .iter()
+                .filter(|(t, _)| {
+                    content
+                        .postings
+                        .get(t)
+                        .is_some_and(|l| l.binary_search_by_key(&(f as u32), |x| x.0).is_ok())
+                })
+                .map(|(t, c)| (t.clone(), c * content.idf(t)))
+                .collect();
+            matched.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let evidence: f64 = matched.iter().map(|(t, _)| content.idf(t)).sum();
+            let mut symbols: Vec<(usize, f64)> = idx
+                .symbols_in(f)
+                .iter()
+                .map(|&si| (si, idx.symbol_score(si, &words, &weights)))
+                .filter(|x| x.1 > 0.0)
+                .collect();
+            symbols.sort_by(|a, b| {
+                b.1.total_cmp(&a.1)
+                    .then(corpus.symbols[a.0].line.cmp(&corpus.symbols[b.0].line))
+            });
+            let mut first: Vec<usize> = named.remove(&f).unwrap_or_default();
+            first.dedup();
+            for (si, _) in symbols {
+                if !first.contains(&si) {
+                    first.push(si);
+                }
+            }
+            RankedFile {
+                file: f,
+                score: score[f],
+                lexical: raw.get(f).copied().unwrap_or(0.0),
+                evidence,
+                matched: matched.into_iter().take(6).map(|x| x.0).collect(),
+                symbols: first,
+            }
+        })
+        .collect()
+}
+
+/// The content index of `idx`'s files, built on first use and kept with it.
+pub fn content_of(
+    idx: &LexIndex,
+    read: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Arc<ContentIndex> {
+    idx.content_index(|| ContentIndex::build(&idx.corpus().files, read))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(files: &[(&str, &str)]) -> ContentIndex {
+        let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+        let texts: HashMap<String, String> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect();
+        ContentIndex::build(&paths, &|p| texts.get(p).cloned())
+    }
+
+    #[test]
+    fn a_report_counts_repeated_words_and_its_title_more() {
+        let terms = report_terms("Ceiling fails on Pow\n\nthe ceiling of a pow object fails");
+        let get = |t: &str| terms.iter().find(|(x, _)| x == t).map(|x| x.1);
+        // Twice in the text, plus the title's boost.
+        assert_eq!(get("ceil"), Some(2.0 + TITLE_BOOST));
+        assert_eq!(get("object"), Some(1.0));
+    }
+
+    #[test]
+    fn links_and_compound_names() {
+        assert_eq!(
+            without_urls("see [this](https://github.com/a/b/blob/x/t.py#L3) and http://x.io end"),
+            "see [this]() and  end"
+        );
+        let t = terms_of("h5netcdf_ engine, DataArray");
+        for w in ["netcdf", "h5netcdf", "data", "array", "dataarray", "engin"] {
+            assert!(t.contains(&w.to_string()), "{w} in {t:?}");
+        }
+    }
+
+    #[test]
+    fn content_scores_follow_bm25() {
+        let idx = index(&[
+            ("a.py", "def ceiling(self): return ceiling_of(self)"),
+            ("b.py", "def floor(self): pass"),
+            ("c.py", "x = 1"),
+        ]);
+        assert_eq!(idx.read, 3);
+        let s = idx.scores(&[("ceil".to_string(), 1.0)]);
+        assert!(s[0] > 0.0, "{s:?}");
+        assert_eq!(&s[1..], &[0.0, 0.0]);
+        assert!(idx.knows("floor") && !idx.knows("ceil_of"));
+    }
+
+    #[test]
+    fn files_skipped_by_the_reader_count_for_nothing() {
+        let paths = vec!["a.py".to_string(), "b.bin".to_string()];
+        let idx = ContentIndex::build(&paths, &|p| p.ends_with(".py").then(|| "ceiling".into()));
+        assert_eq!((idx.read, idx.lengths.clone()), (1, vec![1, 0]));
+    }
+
+    #[test]
+    fn the_test_suite_counts_less_than_a_librarys_test_helpers() {
+        for p in [
+            "tests/test_api.py",
+            "pkg/tests/util.py",
+            "src/a/b_test.go",
+            "web/__tests__/x.js",
+        ] {
+            assert!(in_test_suite(p), "{p}");
+        }
+        for p in [
+            "xarray/testing/assertions.py",
+            "django/test/client.py",
+            "pkg/testutil/fake.go",
+        ] {
+            assert!(!in_test_suite(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_file_the_report_names_is_found_by_its_rare_name() {
+        let files: Vec<String> = [
+            "sphinx/builders/linkcheck.py",
+            "sphinx/builders/html.py",
+            "sphinx/util/__init__.py",
+            "sphinx/ext/__init__.py",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let terms: HashMap<&str, f64> = [("linkcheck", 3.0), ("html", 1.0), ("broken", 1.0)]
+            .into_iter()
+            .collect();
+        let named = named_files(&files, &terms);
+        assert_eq!(named.len(), 2, "{named:?}");
+        assert_eq!(named[0], (0, NAMED_FILE * 1.5));
+        assert_eq!(named[1], (1, NAMED_FILE));
+    }
+}
