@@ -11,6 +11,11 @@ Two rankers answer every case that expects files, from the question text alone:
   (.go, .py), tokens split on non-alphanumerics and again on camelCase and snake_case
   boundaries, lower-cased; the question is tokenised the same way.
 
+Both index Go and Python only, unless `--all-languages` is given: then BM25 also reads
+.ts, .tsx, .js, .rs and .java files and ctags also tags TypeScript, JavaScript, Rust and
+Java (for the round 3 suites, evals/heldout3). Without the flag every earlier suite scores
+as before.
+
 Scores, per suite and per kind, are the harness's (docs/evals.md, "Scoring"): Acc@k is 1
 when every expected file (`files`) of the case is within rank k; RR is 1 / rank of the
 best-ranked expected file (0 when none is returned); MRR is its mean. Hit@1 is the share
@@ -21,6 +26,7 @@ never have Acc@1 but can have Hit@1.
 own Acc@1, Hit@1, Acc@5 and MRR for the same cases, so one table compares all three.
 
     python3 evals/baselines.py evals/heldout evals/issues [--engine-report R.json] [--json OUT]
+    python3 evals/baselines.py evals/heldout3 --all-languages [--engine-report R.json]
 
 Needs Python 3.11 (tomllib) and `ctags` (universal-ctags) on PATH for the ctags ranker.
 """
@@ -38,6 +44,10 @@ import sys
 import tomllib
 
 SOURCE_EXTENSIONS = (".go", ".py")
+CTAGS_LANGUAGES = "Go,Python"
+# With --all-languages: the other languages of the code graph.
+ALL_SOURCE_EXTENSIONS = SOURCE_EXTENSIONS + (".ts", ".tsx", ".js", ".rs", ".java")
+ALL_CTAGS_LANGUAGES = CTAGS_LANGUAGES + ",TypeScript,JavaScript,Rust,Java"
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".tox", ".venv"}
 
 
@@ -71,13 +81,13 @@ def expected_files(case: dict) -> list[str]:
     return out
 
 
-def source_files(repo: str) -> list[str]:
+def source_files(repo: str, extensions: tuple[str, ...] = SOURCE_EXTENSIONS) -> list[str]:
     """Repo-relative paths of the source files BM25 indexes."""
     out = []
     for root, dirs, files in os.walk(repo):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(files):
-            if name.endswith(SOURCE_EXTENSIONS):
+            if name.endswith(extensions):
                 full = os.path.join(root, name)
                 out.append(os.path.relpath(full, repo).replace(os.sep, "/"))
     return out
@@ -100,8 +110,9 @@ def tokenize(text: str) -> list[str]:
 
 
 class BM25:
-    def __init__(self, repo: str, k1: float = 1.2, b: float = 0.75):
-        self.paths = source_files(repo)
+    def __init__(self, repo: str, k1: float = 1.2, b: float = 0.75,
+                 extensions: tuple[str, ...] = SOURCE_EXTENSIONS):
+        self.paths = source_files(repo, extensions)
         self.k1, self.b = k1, b
         self.tf: list[collections.Counter] = []
         self.lengths: list[int] = []
@@ -133,11 +144,13 @@ class BM25:
 
 
 class Ctags:
-    def __init__(self, repo: str):
+    def __init__(self, repo: str, languages: str = CTAGS_LANGUAGES):
         self.by_name: dict[str, list[str]] = collections.defaultdict(list)
         out = subprocess.run(
-            ["ctags", "-R", "--languages=Go,Python", "--fields=+n", "-f", "-", "."],
-            cwd=repo, capture_output=True, text=True, check=True,
+            ["ctags", "-R", f"--languages={languages}", "--fields=+n", "-f", "-", "."],
+            # A tree may hold files that are not UTF-8 (Sphinx's test roots hold Latin-1).
+            cwd=repo, capture_output=True, text=True, encoding="utf-8", errors="replace",
+            check=True,
         ).stdout
         for line in out.splitlines():
             if line.startswith("!_TAG_"):
@@ -199,7 +212,14 @@ def main() -> int:
     parser.add_argument("--json", help="write every case's ranks and scores there")
     parser.add_argument("--engine-report", action="append", default=[],
                         help="explore eval --format json report(s) to compare with")
+    parser.add_argument("--all-languages", action="store_true",
+                        help="index TypeScript, JavaScript, Rust and Java too (default: Go, Python)")
     args = parser.parse_args()
+    if args.all_languages:
+        make = {"ctags": lambda repo: Ctags(repo, ALL_CTAGS_LANGUAGES),
+                "bm25": lambda repo: BM25(repo, extensions=ALL_SOURCE_EXTENSIONS)}
+    else:
+        make = {"ctags": Ctags, "bm25": BM25}
 
     engine: dict[str, dict] = {}
     for report in args.engine_report:
@@ -238,9 +258,9 @@ def main() -> int:
                     print(f"skip {name}/{case['id']}: not in the engine report", file=sys.stderr)
                     continue
                 row["engine"] = engine[case["id"]]
-            for kind, cls in (("ctags", Ctags), ("bm25", BM25)):
+            for kind in ("ctags", "bm25"):
                 if (kind, repo) not in rankers:
-                    rankers[(kind, repo)] = cls(repo)
+                    rankers[(kind, repo)] = make[kind](repo)
                 ranked = rankers[(kind, repo)].rank(case["query"])
                 row[kind] = score(ranked, expected) | {"top": ranked[:5]}
             rows.append(row)

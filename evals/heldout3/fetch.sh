@@ -22,3 +22,10 @@ debian golang-github-burntsushi-toml-dev 1.2.0-2 \
   eb0bc9f96d02b33034311604f787ca7ab071de026c9abdffa6ae40a63362f7b8 \
   github.com/BurntSushi/toml toml-1.2.0
 # --- end of the Go block
+# --- Python: sdists from PyPI (`pip download --no-deps --no-binary :all:`) ---------------
+# rich 13.7.1 (`rich/`, ~26,000 lines; the sdist has no tests), sqlparse 0.5.0
+# (`sqlparse/`, ~4,000 lines, with tests/, docs/ and examples/).
+pypi rich 13.7.1 rich-13.7.1.tar.gz \
+  9be308cb1fe2f1f57d67ce99e95af38a1e2bc71ad9813b0e247cf7ffbcc3a432 rich-13.7.1
+pypi sqlparse 0.5.0 sqlparse-0.5.0.tar.gz \
+  714d0a4932c059d16189f58ef5411ec2287a4360f17cdd0edd2d09d4c5087c93 sqlparse-0.5.0

@@ -237,8 +237,8 @@ async fn concept_question_ranks_rust_files_by_their_docs() {
 }
 
 #[tokio::test]
-async fn go_variable_usages_fall_back_to_text() {
-    // The graph refuses `callers` and `usages` on a var; the text has the uses.
+async fn go_variable_usages_come_from_the_graph() {
+    // The graph records where a Go package-level variable is read: no text search.
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
@@ -248,13 +248,10 @@ async fn go_variable_usages_fall_back_to_text() {
     let r = ask(dir.path(), "where is ErrSkip used").await;
     assert_eq!(r.metadata.stop_reason, StopReason::Answered);
     assert_eq!(files(&r), [("walk.go".to_string(), vec![6, 9])]);
-    assert!(
-        r.answer
-            .starts_with("Found by text search (the code graph records no uses for `ErrSkip`)."),
-        "{}",
-        r.answer
+    assert_eq!(
+        r.answer,
+        "`ErrSkip` at walk.go:6. Used by: Walk at walk.go:9."
     );
-    assert!(r.answer.contains("Walk at walk.go:9"), "{}", r.answer);
     assert_clean(&r);
 }
 

@@ -26,16 +26,23 @@
 (mod_item body: (declaration_list
   (function_item name: (identifier) @name) @definition.function))
 
+; `macro_rules!` macros are functions (the indexer names them `name!`), so that the calls
+; written in their expansions have a caller.
+(source_file (macro_definition name: (identifier) @name) @definition.function)
+(mod_item body: (declaration_list
+  (macro_definition name: (identifier) @name) @definition.function))
+
 (source_file (const_item name: (identifier) @name) @definition.const)
 (mod_item body: (declaration_list (const_item name: (identifier) @name) @definition.const))
 (source_file (static_item name: (identifier) @name) @definition.var)
 (mod_item body: (declaration_list (static_item name: (identifier) @name) @definition.var))
 
 ; Call sites. The indexer finds the same nodes in the walk that types a function's local
-; variables, one pass instead of two; these patterns say which calls count. The grammar's
-; macro invocations are not calls of a definition here (macros are not symbols), but the
-; calls written in their arguments are.
+; variables, one pass instead of two; these patterns say which calls count. A macro
+; invocation is a call of the repository's `macro_rules!` of that name, if there is one,
+; and the calls written in its arguments are calls too.
 
 (call_expression function: (identifier) @name) @reference.call
+(macro_invocation macro: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
 (call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call

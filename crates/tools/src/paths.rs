@@ -55,14 +55,29 @@ pub const TEST_DIRS: &[&str] = &[
 ];
 
 /// Test files by name: Go's `_test.go`, pytest's `test_*.py`, `*_test.py` and
-/// `conftest.py`, Jest's `.test.ts` and `.spec.ts`.
+/// `conftest.py`, Django's `tests.py`, Jest's and Mocha's `.test.*` and `.spec.*` for
+/// every JavaScript and TypeScript extension (a `button.test.jsx` is as much a test as a
+/// `button.test.ts`).
 pub const TEST_FILES: &[FileName] = &[
     FileName::EndsWith("_test.go"),
     FileName::Between("test_", ".py"),
     FileName::EndsWith("_test.py"),
     FileName::Is("conftest.py"),
+    FileName::Is("tests.py"),
     FileName::EndsWith(".test.ts"),
     FileName::EndsWith(".spec.ts"),
+    FileName::EndsWith(".test.tsx"),
+    FileName::EndsWith(".spec.tsx"),
+    FileName::EndsWith(".test.mts"),
+    FileName::EndsWith(".spec.mts"),
+    FileName::EndsWith(".test.js"),
+    FileName::EndsWith(".spec.js"),
+    FileName::EndsWith(".test.jsx"),
+    FileName::EndsWith(".spec.jsx"),
+    FileName::EndsWith(".test.mjs"),
+    FileName::EndsWith(".spec.mjs"),
+    FileName::EndsWith(".test.cjs"),
+    FileName::EndsWith(".spec.cjs"),
 ];
 
 /// Directories of third-party code kept in the repository: Go's `vendor/`, pip's and
@@ -301,6 +316,10 @@ mod tests {
             "conftest.py",
             "web/src/app.test.ts",
             "web/src/app.spec.ts",
+            "web/src/button.test.jsx",
+            "lib/parse.spec.js",
+            "src/Form.test.tsx",
+            "polls/tests.py",
             "internal/testutil/issues.go",
             "pkg/testing/fake.go",
             "pkg/parse/testdata/input.go",
@@ -315,6 +334,8 @@ mod tests {
             "src/ledger/testing.py",
             "contest.py",
             "test_data.json",
+            "lib/latest.js",
+            "src/inspect.ts",
         ] {
             assert!(!classify(path).test, "{path}");
         }

@@ -965,6 +965,18 @@ fn ts_callers_through_imports_namespaces_and_re_exports() {
     );
 }
 
+/// Generic call signatures on lines of their own (`<T>(fn: T): T`) make
+/// tree-sitter-typescript give up on the file; parsed again with separators, the function
+/// after the interface is a definition, and the calls in the function expression it holds
+/// in a local are its own.
+#[test]
+fn ts_call_signatures_without_separators_keep_the_file() {
+    assert_eq!(
+        text(ts_mini(), json!({"operation":"callers","symbol":"clamp"})),
+        "clamp (function) at src/util/math.ts:6\n\nCallers:\n  main (function) at src/app.ts:18\n  createFactory (function) at src/util/factory.ts:14 (+1 more calls)"
+    );
+}
+
 #[test]
 fn ts_callees_with_receivers() {
     assert_eq!(
@@ -1162,6 +1174,93 @@ fn rs_implementations_usages_and_trace() {
             json!({"operation":"trace","symbol":"build_scene","to":"Logger.write"})
         ),
         "Call path from build_scene to Logger.write (3 calls):\n  build_scene (function) at src/lib.rs:11\n  -> Canvas.add (method) at src/canvas.rs:18, called at src/lib.rs:13\n  -> Logger.warn (method) at src/log.rs:13, called at src/canvas.rs:19\n  -> Logger.write (method) at src/log.rs:9, called at src/log.rs:14"
+    );
+}
+
+/// `impl Trait for X` with X from outside the repository (a slice, `Box<T>`, a std type
+/// imported with `use`): the block is the implementor, a `type` named as written and cited
+/// at its `impl` line; its methods are that type's, and their calls have a caller.
+#[test]
+fn rs_impls_for_types_from_outside_the_crate() {
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"implementations","symbol":"Measure"})
+        ),
+        "Measure (interface) at src/measure.rs:7\n\nImplementations:\n  &[u8] (type) at src/measure.rs:23\n  Box<T> (type) at src/measure.rs:29\n  VecDeque<u8> (type) at src/measure.rs:35"
+    );
+    assert_eq!(
+        text(rs_mini(), json!({"operation":"methods","symbol":"&[u8]"})),
+        "&[u8] (type) at src/measure.rs:23\n\nMethods:\n  &[u8].measure (method) at src/measure.rs:24"
+    );
+    // The call in the macro's expansion is the macro's (`reported!`, a function), and the
+    // macro's invocation is a call of it.
+    assert_eq!(
+        text(rs_mini(), json!({"operation":"callers","symbol":"report"})),
+        "report (function) at src/measure.rs:19\n\nCallers:\n  reported! (function) at src/measure.rs:14\n  &[u8].measure (method) at src/measure.rs:25"
+    );
+    assert_eq!(
+        text(
+            rs_mini(),
+            json!({"operation":"callers","symbol":"reported!"})
+        ),
+        "reported! (function) at src/measure.rs:12\n\nCallers:\n  VecDeque<u8>.measure (method) at src/measure.rs:37"
+    );
+}
+
+// ---- go-mini (Go) ----
+
+fn go_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/go-mini"))
+    })
+}
+
+/// A package-level variable's usages are where it is read or assigned: in functions, and
+/// in another variable's initializer (`_globalS = _globalL.Sugar()`), which is that
+/// variable's, as its calls are. A local of the same name and a struct key are not reads.
+#[test]
+fn go_usages_of_variables_and_constants() {
+    for (args, want) in [
+        (
+            json!({"operation":"usages","symbol":"_globalL"}),
+            "_globalL (var) at global.go:18\n\nRead or assigned by:\n  _globalS (var) at global.go:19\n  L (function) at global.go:24\n  Replace (function) at global.go:30 (+1 more lines)",
+        ),
+        (
+            json!({"operation":"usages","symbol":"defaultName"}),
+            "defaultName (const) at global.go:15\n\nRead or assigned by:\n  _globalL (var) at global.go:18",
+        ),
+        (
+            json!({"operation":"usages","symbol":"level"}),
+            "level (var) at global.go:42\n\nRead or assigned by:\n  leveled (function) at global.go:50",
+        ),
+        (
+            json!({"operation":"callers","symbol":"_globalL"}),
+            "_globalL is a var (global.go:18), but callers works on a function or method. For a Go var, try operation=\"usages\" with symbol=\"_globalL\" (where it is read or assigned).",
+        ),
+    ] {
+        assert_eq!(text(go_mini(), args), want);
+    }
+}
+
+/// `sort.Interface` is not in the repository: its implementations are the types whose
+/// methods include Len, Less and Swap, matched against the standard library's definition.
+#[test]
+fn go_implementations_of_a_standard_library_interface() {
+    assert_eq!(
+        text(
+            go_mini(),
+            json!({"operation":"implementations","symbol":"sort.Interface"})
+        ),
+        "sort.Interface is a Go standard-library interface (package sort), not defined in this repository; matched by method set against its definition: Len, Less, Swap (names, not signatures; methods promoted from embedded types are not seen)\n\nImplementations:\n  byName (type) at sortable.go:6"
+    );
+    assert_eq!(
+        text(
+            go_mini(),
+            json!({"operation":"implementations","symbol":"io.Reader"})
+        ),
+        "io.Reader is a Go standard-library interface (package io), not defined in this repository; matched by method set against its definition: Read (names, not signatures; methods promoted from embedded types are not seen)\n\nImplementations: no Go type here has all of Read."
     );
 }
 

@@ -13,7 +13,7 @@ use super::rank::{Corpus, SymbolInfo};
 /// edges that say one symbol depends on another (calls, uses, implements).
 pub fn from_graph(graph: &CodeGraph) -> Corpus {
     let files: Vec<String> = graph.files().iter().map(|f| f.path.clone()).collect();
-    let symbols = graph
+    let symbols: Vec<SymbolInfo> = graph
         .symbols()
         .iter()
         .map(|s| SymbolInfo {
@@ -33,7 +33,7 @@ pub fn from_graph(graph: &CodeGraph) -> Corpus {
             matches!(
                 e.kind,
                 EdgeKind::Calls | EdgeKind::Uses | EdgeKind::Implements
-            )
+            ) && !is_read(e.kind, &symbols, e.to as usize)
         })
         .map(|e| (e.from as usize, e.to as usize))
         .collect();
@@ -42,6 +42,16 @@ pub fn from_graph(graph: &CodeGraph) -> Corpus {
         symbols,
         edges,
     }
+}
+
+/// A Go read of a variable or constant (a uses edge into one, one per line): not ranked.
+/// The ranking was tuned on uses edges into types alone; reads would weigh a package's
+/// error variables (`ErrIgnoredEvent`, read on 17 lines) over the functions around them.
+fn is_read(kind: EdgeKind, symbols: &[SymbolInfo], to: usize) -> bool {
+    kind == EdgeKind::Uses
+        && symbols
+            .get(to)
+            .is_some_and(|s| matches!(s.kind.as_str(), "var" | "const"))
 }
 
 /// The relations that make one symbol depend on another, for the PageRank.
@@ -78,7 +88,12 @@ pub fn from_store(store: &dyn GraphStore) -> Option<Corpus> {
         let from = u32::try_from(id).ok()?;
         for kind in RANKED_EDGES {
             let page = store.edges_out(from, kind, usize::MAX);
-            edges.extend(page.edges.iter().map(|e| (e.from as usize, e.to as usize)));
+            edges.extend(
+                page.edges
+                    .iter()
+                    .filter(|e| !is_read(e.kind, &symbols, e.to as usize))
+                    .map(|e| (e.from as usize, e.to as usize)),
+            );
         }
     }
     Some(Corpus {

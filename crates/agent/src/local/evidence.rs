@@ -43,10 +43,13 @@ pub struct Hit {
 
 impl Hit {
     fn of(item: &Item, section: Option<code::answer::Relation>) -> Hit {
-        let up = matches!(
-            section,
-            Some(code::answer::Relation::Callers | code::answer::Relation::Through)
-        );
+        // A reader of a Go variable (`used_by` with lines) is cited where it reads, as a
+        // caller is where it calls.
+        let up = match section {
+            Some(code::answer::Relation::Callers | code::answer::Relation::Through) => true,
+            Some(code::answer::Relation::UsedBy) => !item.calls.is_empty(),
+            _ => false,
+        };
         // A caller is cited where it calls; a callee or a hop where it is defined, with
         // the call site beside it.
         let (line, end_line, call_site) = match (up, item.first_call(), &item.call_path) {

@@ -80,14 +80,20 @@ pub struct Rules {
     pub filter: Result<seccompiler::BpfProgram, String>,
 }
 
-/// Read-only rights on a directory tree.
+/// Read-only rights on a directory tree: read files and list directories, but not
+/// execute (only the allowed programs may be executed, [`add_programs`]).
 fn read_dir_rights() -> BitFlags<AccessFs> {
-    AccessFs::from_read(ABI::V1)
+    AccessFs::ReadFile | AccessFs::ReadDir
 }
 
 /// Read-only rights on one file (listing a directory means nothing on a file).
 fn read_file_rights() -> BitFlags<AccessFs> {
-    AccessFs::from_read(ABI::V1) & AccessFs::from_file(ABI::V1)
+    AccessFs::ReadFile.into()
+}
+
+/// Reading and executing one program file (or the files beneath a directory of them).
+fn exec_rights() -> BitFlags<AccessFs> {
+    AccessFs::Execute | AccessFs::ReadFile
 }
 
 /// An empty ruleset that handles every right of [`FULL_ABI`] (so all of them are denied
@@ -190,19 +196,89 @@ fn add_system(mut rs: RulesetCreated) -> Result<RulesetCreated, String> {
     Ok(rs)
 }
 
-/// Adds read and execute on each allowed program that lives outside [`SYSTEM_PATHS`]
-/// (a `/usr/local/bin` link into `/opt`, say); its own libraries there are not added.
+/// Adds execute on each allowed program, on the ELF interpreter it names (the kernel opens
+/// it for execution too) and on git's helper directory, and nothing else: the system
+/// directories and the repository are readable but not executable, so a program made to
+/// run another one (awk's `system()`, a hostile git setting, a binary planted in the
+/// repository) finds no shell and no other program to start. A program outside the
+/// system directories (a `/usr/local/bin` link into `/opt`) gets only its own file; its
+/// libraries there are not added.
 fn add_programs(mut rs: RulesetCreated, programs: &[PathBuf]) -> Result<RulesetCreated, String> {
+    let mut files: Vec<PathBuf> = Vec::new();
     for p in programs {
-        if SYSTEM_PATHS.iter().any(|d| p.starts_with(d)) {
-            continue;
+        files.push(p.clone());
+        if let Some(interp) = elf_interpreter(p).and_then(|i| i.canonicalize().ok()) {
+            files.push(interp);
         }
-        let Ok(fd) = PathFd::new(p) else { continue };
+        if p.file_name().is_some_and(|n| n == "git")
+            && let Some(prefix) = p.parent().and_then(Path::parent)
+        {
+            // `git stash list` runs `git log`, through its exec path.
+            for d in ["libexec/git-core", "lib/git-core"] {
+                files.push(prefix.join(d));
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    for f in files {
+        let Ok(fd) = PathFd::new(&f) else { continue };
         rs = rs
-            .add_rule(PathBeneath::new(fd, read_file_rights()))
-            .map_err(|e| format!("Landlock rule for {}: {e}", p.display()))?;
+            .add_rule(PathBeneath::new(fd, exec_rights()))
+            .map_err(|e| format!("Landlock rule for {}: {e}", f.display()))?;
     }
     Ok(rs)
+}
+
+/// The program interpreter (`PT_INTERP`) of an ELF executable, such as
+/// `/lib64/ld-linux-x86-64.so.2`; `None` for a static binary or what is not ELF.
+pub fn elf_interpreter(path: &Path) -> Option<PathBuf> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut h = [0u8; 64];
+    f.read_exact(&mut h).ok()?;
+    if &h[..4] != b"\x7fELF" {
+        return None;
+    }
+    let wide = match h[4] {
+        1 => false,
+        2 => true,
+        _ => return None,
+    };
+    let little = h[5] == 1;
+    let num = |b: &[u8]| -> u64 {
+        let mut v = 0u64;
+        for (k, byte) in b.iter().enumerate() {
+            let shift = if little { 8 * k } else { 8 * (b.len() - 1 - k) };
+            v |= u64::from(*byte) << shift;
+        }
+        v
+    };
+    let (phoff, phentsize, phnum) = if wide {
+        (num(&h[32..40]), num(&h[54..56]), num(&h[56..58]))
+    } else {
+        (num(&h[28..32]), num(&h[42..44]), num(&h[44..46]))
+    };
+    for k in 0..phnum.min(64) {
+        let mut ph = vec![0u8; usize::try_from(phentsize).ok()?.min(64)];
+        f.seek(SeekFrom::Start(phoff + k * phentsize)).ok()?;
+        f.read_exact(&mut ph).ok()?;
+        if num(&ph[0..4]) != 3 {
+            continue;
+        }
+        let (off, size) = if wide {
+            (num(&ph[8..16]), num(&ph[32..40]))
+        } else {
+            (num(&ph[4..8]), num(&ph[16..20]))
+        };
+        let mut name = vec![0u8; usize::try_from(size.min(4096)).ok()?];
+        f.seek(SeekFrom::Start(off)).ok()?;
+        f.read_exact(&mut name).ok()?;
+        let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+        use std::os::unix::ffi::OsStrExt;
+        return Some(PathBuf::from(std::ffi::OsStr::from_bytes(&name[..end])));
+    }
+    None
 }
 
 fn ruleset(

@@ -430,6 +430,13 @@ fn limit_child(
                 maximum: Some(0),
             };
             setrlimit(Resource::Fsize, zero)?;
+            // A write past the limit then fails with EFBIG instead of killing the program
+            // with SIGXFSZ, so it can clean up: `git diff` on a stat-dirty file refreshes
+            // the index, and killed mid-write it would leave `.git/index.lock` behind
+            // (breaking the user's next git command) under the fallback. An ignored
+            // signal stays ignored across exec.
+            // SAFETY: signal(2) is async-signal-safe and touches only this process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             setrlimit(Resource::Core, zero)?;
             setrlimit(
                 Resource::Cpu,

@@ -52,7 +52,7 @@ const READ_FORMS: [&str; 6] = [
 const CONTENT_SUBS: [&str; 4] = ["log", "show", "diff", "grep"];
 
 /// Settings forced on every git run; `-c` outranks every config file.
-const FORCED: [&str; 17] = [
+const FORCED: [&str; 23] = [
     "core.fsmonitor=false",
     "core.hooksPath=/dev/null",
     "core.pager=cat",
@@ -69,7 +69,18 @@ const FORCED: [&str; 17] = [
     "diff.ignoreSubmodules=all",
     "credential.helper=",
     "gpg.program=false",
+    // A signature is verified by the program of its own format, whatever `gpg.format`
+    // says (`%G?` on an SSH-signed commit runs `gpg.ssh.program`).
+    "gpg.openpgp.program=false",
+    "gpg.ssh.program=false",
+    "gpg.x509.program=false",
     "uploadpack.packObjectsHook=false",
+    "core.alternateRefsCommand=false",
+    // Settings that name a file git reads, which a hostile config may point outside the
+    // repository (`blame.ignoreRevsFile`, which prints the first line of a file it cannot
+    // parse, is a list that `-c` cannot empty: blame gets `--no-ignore-revs-file`).
+    "mailmap.file=",
+    "diff.orderFile=/dev/null",
 ];
 
 /// The environment every git run gets (on top of the sandbox's PATH and locale).
@@ -148,6 +159,66 @@ pub fn driver_overrides<'a>(
         }
         overrides
     })
+}
+
+/// Most entries of `.git` looked at by [`dir_hazard`].
+const MAX_GIT_DIR_ENTRIES: usize = 200_000;
+
+/// Why git must not run on this repository although `.git` is a directory, if it must
+/// not: git follows what `.git` holds, and a hostile repository can make it read another
+/// repository or any file. `commondir` moves refs, objects and config elsewhere (`git log
+/// --all -p` would show another repository); `objects/info/alternates` borrows another
+/// object store; a link such as `packed-refs -> /etc/passwd` is read by every command,
+/// which prints the first line it cannot parse. Landlock and bubblewrap would deny those
+/// reads; this check keeps them out under the fallback too, and says why.
+pub fn dir_hazard(root: &std::path::Path) -> Option<String> {
+    let dotgit = root.join(".git");
+    if !std::fs::symlink_metadata(&dotgit).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    if std::fs::symlink_metadata(dotgit.join("commondir")).is_ok() {
+        return Some("this repository's `.git/commondir` makes git read refs and objects from another directory, so git is not available here; use grep, find and the read tool".into());
+    }
+    for f in ["objects/info/alternates", "objects/info/http-alternates"] {
+        if let Ok(text) = std::fs::read_to_string(dotgit.join(f))
+            && text
+                .lines()
+                .any(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            return Some(format!(
+                "this repository's `.git/{f}` makes git read objects from another repository, so git is not available here; use grep, find and the read tool"
+            ));
+        }
+    }
+    let canon_root = root.canonicalize().ok()?;
+    let mut stack = vec![dotgit];
+    let mut seen = 0usize;
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in rd.filter_map(Result::ok) {
+            seen += 1;
+            if seen > MAX_GIT_DIR_ENTRIES {
+                return None;
+            }
+            let Ok(ft) = entry.file_type() else { continue };
+            let p = entry.path();
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_symlink() {
+                let inside = p.canonicalize().is_ok_and(|t| t.starts_with(&canon_root));
+                if !inside {
+                    let rel = p.strip_prefix(root).unwrap_or(&p);
+                    return Some(format!(
+                        "`{}` in this repository's git directory is a link that leads outside the repository (or nowhere), so git is not available here; use grep, find and the read tool",
+                        escape_for_display(&rel.to_string_lossy())
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// A vetted git command line.
@@ -361,7 +432,10 @@ pub fn vet(
             out.push("--no-textconv".into());
             out.push("--no-color".into());
         }
-        "blame" | "annotate" => out.push("--no-textconv".into()),
+        "blame" | "annotate" => {
+            out.push("--no-textconv".into());
+            out.push("--no-ignore-revs-file".into());
+        }
         "grep" => out.push("--no-color".into()),
         _ => {}
     }
@@ -463,58 +537,210 @@ fn unknown_sub(sub: &str) -> Blocked {
     })
 }
 
+/// Long options git refuses here: (name, the subcommands it is refused for, or `&[]` for
+/// all, why). git's own option parser accepts any unique prefix of a long option
+/// (`git grep --open=sh` is `--open-files-in-pager=sh`), so a name is refused when it is
+/// one of these or a prefix of one ([`denied_long`]).
+const DENIED_LONG: &[(&str, &[&str], &str)] = &[
+    (
+        "--output",
+        &[],
+        "writes a file; the output is shown to you already",
+    ),
+    (
+        "--output-directory",
+        &[],
+        "writes files; the output is shown to you already",
+    ),
+    (
+        "--ext-diff",
+        &[],
+        "runs programs configured by the repository; drop it",
+    ),
+    (
+        "--textconv",
+        &[],
+        "runs programs configured by the repository; drop it",
+    ),
+    (
+        "--no-index",
+        &[],
+        "compares files outside git's control, possibly outside the repository; compare tracked files or revisions",
+    ),
+    (
+        "--contents",
+        &[],
+        "reads another file; blame the file itself (`git blame --contents` is not allowed)",
+    ),
+    (
+        "--open-files-in-pager",
+        &[],
+        "runs a pager program (`git grep -O`); drop it",
+    ),
+    ("--show-signature", &[], "runs gpg; drop it"),
+    (
+        "--ignore-revs-file",
+        &[],
+        "reads another file; use `--ignore-rev REV`",
+    ),
+    (
+        "--exclude-from",
+        &[],
+        "reads patterns from a file; pass them with `-x PATTERN`",
+    ),
+    (
+        "--exclude-per-directory",
+        &[],
+        "reads patterns from other files; drop it",
+    ),
+    (
+        "--pathspec-from-file",
+        &[],
+        "reads paths from a file or stdin; pass the paths as arguments",
+    ),
+    (
+        "--stdin",
+        &[],
+        "reads input from stdin, which is empty here; pass the values as arguments",
+    ),
+    (
+        "--file",
+        &[],
+        "reads input from a file; pass the values as arguments",
+    ),
+    ("--orderfile", &[], "reads another file (`-O`); drop it"),
+    (
+        "--recurse-submodules",
+        &[],
+        "reads the repositories of submodules, which may lie outside this one; run git inside the submodule's directory",
+    ),
+    (
+        "--submodule",
+        &[],
+        "reads the repositories of submodules, which may lie outside this one; drop it",
+    ),
+    (
+        "--alternate-refs",
+        &[],
+        "runs the repository's `core.alternateRefsCommand`; drop it",
+    ),
+    ("--upload-pack", &[], "runs a program; it is not allowed"),
+    ("--receive-pack", &[], "runs a program; it is not allowed"),
+    ("--exec", &[], "runs a program; it is not allowed"),
+    (
+        "--remote",
+        &[],
+        "contacts a remote; there is no network here",
+    ),
+    (
+        "--paginate",
+        &[],
+        "runs a pager; output is never paged here",
+    ),
+    (
+        "--dirty",
+        &["describe"],
+        "refreshes and writes the index; use `git status` to see local changes",
+    ),
+    (
+        "--broken",
+        &["describe"],
+        "refreshes and writes the index; use `git status` to see local changes",
+    ),
+    ("--verify", &["tag"], "runs gpg; drop it"),
+];
+
+/// Long options that are themselves real git options although they are a prefix of a
+/// refused one (git takes the exact name over an abbreviation): `--text` (`-a`).
+const EXACT_LONG: [&str; 1] = ["--text"];
+
+/// Short options refused per subcommand, and the short options that take the rest of
+/// their cluster as a value (`-SOpen` is `-S Open`; scanning stops there). git accepts
+/// clusters (`git grep -iOsh` is `-i -O sh`), so every flag of a cluster is judged.
+fn short_rules(sub: &str) -> (&'static str, &'static str) {
+    match sub {
+        "diff" | "log" | "show" | "shortlog" | "rev-list" => ("O", "nSGlULMCBI"),
+        "grep" => ("Of", "eABCm"),
+        "blame" | "annotate" => ("S", "LCM"),
+        "ls-files" => ("X", "x"),
+        "branch" => ("dDmMcCfuto", ""),
+        "tag" => ("dasumFfev", ""),
+        _ => ("", ""),
+    }
+}
+
+/// The refusal for a long option of `sub` named `name` (as given, before any `=`).
+fn denied_long(sub: &str, name: &str) -> Option<&'static str> {
+    if name.len() < 3 || EXACT_LONG.contains(&name) {
+        return None;
+    }
+    DENIED_LONG
+        .iter()
+        .find(|(d, subs, _)| (subs.is_empty() || subs.contains(&sub)) && d.starts_with(name))
+        .map(|(_, _, why)| *why)
+}
+
 /// Options refused for every subcommand, then per subcommand.
 fn check_option(sub: &str, opt: &str) -> Result<(), Blocked> {
     let name = opt.split_once('=').map(|(n, _)| n).unwrap_or(opt);
     let shown = escape_for_display(opt);
-    let why: Option<String> = match name {
-        "--output" | "--output-directory" => Some(format!("`{shown}` writes a file; the output is shown to you already")),
-        "--ext-diff" | "--textconv" => Some(format!("`{shown}` runs programs configured by the repository; drop it")),
-        "--no-index" => Some("`--no-index` compares files outside git's control, possibly outside the repository; compare tracked files or revisions".into()),
-        "--contents" => Some("`git blame --contents` reads another file; blame the file itself".into()),
-        "--open-files-in-pager" => Some("`git grep -O` runs a pager; drop it".into()),
-        "--show-signature" => Some("`--show-signature` runs gpg; drop it".into()),
-        "--ignore-revs-file" => Some("`--ignore-revs-file` reads another file; use `--ignore-rev REV`".into()),
-        "--exclude-from" | "--exclude-per-directory" | "--pathspec-from-file" | "--stdin" | "--file" => {
-            Some(format!("`{shown}` reads input from a file or stdin; pass the values as arguments"))
-        }
-        "--upload-pack" | "--receive-pack" | "--exec" | "--remote" => Some(format!("`{shown}` runs a program; it is not allowed")),
-        "--paginate" => Some("output is never paged here; drop it".into()),
-        "--delete" | "--move" | "--copy" | "--force" | "--set-upstream-to" | "--unset-upstream"
-        | "--edit-description" | "--track" | "--create-reflog" | "--annotate" | "--sign"
-        | "--message" | "--edit" | "--local-user"
-            if matches!(sub, "branch" | "tag") =>
-        {
-            Some(format!("`git {sub} {shown}` changes the repository; list with `git {sub} --list`"))
-        }
-        _ => None,
-    };
-    if let Some(w) = why {
-        return Err(w.into());
+    if matches!(sub, "branch" | "tag")
+        && matches!(
+            name,
+            "--delete"
+                | "--move"
+                | "--copy"
+                | "--force"
+                | "--set-upstream-to"
+                | "--unset-upstream"
+                | "--edit-description"
+                | "--track"
+                | "--create-reflog"
+                | "--annotate"
+                | "--sign"
+                | "--message"
+                | "--edit"
+                | "--local-user"
+        )
+    {
+        return Err(format!(
+            "`git {sub} {shown}` changes the repository; list with `git {sub} --list`"
+        )
+        .into());
     }
-    if !name.starts_with("--") {
-        // Short options, possibly with an attached value (`-O<file>`, `-S<revs-file>`).
-        let flag = name.chars().nth(1).unwrap_or('-');
-        let cluster = || name.chars().skip(1);
-        let bad = match sub {
-            "diff" | "log" | "show" => flag == 'O',
-            "grep" => matches!(flag, 'O' | 'f'),
-            "blame" | "annotate" => flag == 'S',
-            "branch" => cluster()
-                .any(|c| matches!(c, 'd' | 'D' | 'm' | 'M' | 'c' | 'C' | 'f' | 'u' | 't' | 'o')),
-            "tag" => cluster().any(|c| matches!(c, 'd' | 'a' | 's' | 'u' | 'm' | 'F' | 'f' | 'e')),
-            _ => false,
-        };
-        if bad && matches!(sub, "branch" | "tag") {
+    if name.starts_with("--") {
+        if let Some(why) = denied_long(sub, name) {
+            let full = DENIED_LONG
+                .iter()
+                .find(|(d, _, _)| d.starts_with(name))
+                .map(|(d, _, _)| *d)
+                .unwrap_or(name);
+            return Err(if full == name {
+                format!("`git {sub} {shown}` {why}")
+            } else {
+                format!("`git {sub} {shown}` (git reads it as `{full}`) {why}")
+            }
+            .into());
+        }
+        return Ok(());
+    }
+    // Short options, possibly clustered, possibly with an attached value.
+    let (denied, valued) = short_rules(sub);
+    for c in name.chars().skip(1) {
+        if denied.contains(c) {
+            if matches!(sub, "branch" | "tag") {
+                return Err(format!(
+                    "`git {sub} {shown}` changes the repository or runs gpg; list with `git {sub} --list`"
+                )
+                .into());
+            }
             return Err(format!(
-                "`git {sub} {shown}` changes the repository; list with `git {sub} --list`"
+                "`git {sub} {shown}` is not allowed here: `-{c}` writes, runs a program or reads a file outside the command. Drop it"
             )
             .into());
         }
-        if bad {
-            return Err(format!(
-                "`git {sub} {shown}` is not allowed here: it writes, runs or reads something outside the command. Drop it"
-            ).into());
+        if valued.contains(c) {
+            break;
         }
     }
     Ok(())

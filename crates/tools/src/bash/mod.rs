@@ -56,6 +56,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_OUTPUT_CAP: usize = 30 * 1024;
 /// Most files one glob may expand to.
 const MAX_GLOB_MATCHES: usize = 2000;
+/// Most words one command may have after `$(…)` was expanded (each is checked, and the
+/// kernel's argument limit would refuse far fewer bytes anyway).
+const MAX_EXPANDED_WORDS: usize = 10_000;
 /// Most findings reported for one output.
 const MAX_FINDINGS: usize = 200;
 
@@ -164,6 +167,8 @@ struct Lazy {
     git_drivers: OnceLock<Vec<String>>,
     /// Absolute paths of the allowed programs.
     programs: OnceLock<HashMap<String, PathBuf>>,
+    /// Why git must not run on this repository (`git::dir_hazard`), if it must not.
+    git_hazard: OnceLock<Option<String>>,
 }
 
 /// The `bash` tool.
@@ -310,7 +315,9 @@ impl BashTool {
     /// Builds the Landlock rulesets and runs `true` under them once (a kernel that takes
     /// the rules but cannot run a program under them must not be chosen).
     fn probe_landlock(&self) -> Result<Arc<confine::Rules>, String> {
-        let programs: Vec<PathBuf> = self.programs().values().cloned().collect();
+        let mut programs: Vec<PathBuf> = self.programs().values().cloned().collect();
+        // The probe below runs `true`.
+        programs.extend(exec::find_program("true"));
         let rules = Arc::new(confine::build(
             self.root.path(),
             &self.masked_abs(),
@@ -498,6 +505,13 @@ impl BashTool {
             let git = self.program("git").ok_or_else(|| {
                 Blocked::unavailable("git is not installed here; use grep and find")
             })?;
+            if let Some(why) = self
+                .lazy
+                .git_hazard
+                .get_or_init(|| git::dir_hazard(self.root.path()))
+            {
+                return Err(Blocked::unavailable(why.clone()));
+            }
             let drivers =
                 git::driver_overrides(ctx, &self.lazy.git_drivers, &git.to_string_lossy());
             let vetted = git::vet(&words[1..], ctx, drivers, &git.to_string_lossy())?;
@@ -642,6 +656,18 @@ impl BashTool {
         }
         Ok(out)
     }
+}
+
+/// The first [`exec::MAX_STAGE_BYTES`] of a repository file given to `xargs` with `<`:
+/// what a program's output would be capped to (a sparse file of many gigabytes must not
+/// be read into memory whole).
+fn read_capped(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(exec::MAX_STAGE_BYTES as u64).read_to_end(&mut out);
+    }
+    out
 }
 
 fn has_glob(s: &str) -> bool {
@@ -802,6 +828,12 @@ impl Run<'_> {
             if words.is_empty() {
                 return Err(Blocked::parse("the command is empty after expansion"));
             }
+            if words.len() > MAX_EXPANDED_WORDS {
+                return Err(Blocked::limits(format!(
+                    "`$(…)` gave {} words, more than {MAX_EXPANDED_WORDS}; narrow it, or pipe the names into `xargs`",
+                    words.len()
+                )));
+            }
             let ctx = self.tool.ctx(&self.cwd);
             self.tool.check_redirects(cmd, &ctx)?;
             let stage = self
@@ -874,7 +906,7 @@ impl Run<'_> {
                     search = is_search_words(&target);
                     let items = match std::mem::replace(&mut input, Input::Null) {
                         Input::Bytes(b) => b,
-                        Input::File(p) => std::fs::read(&p).unwrap_or_default(),
+                        Input::File(p) => read_capped(&p),
                         Input::Null => Vec::new(),
                     };
                     let job = XargsJob {
@@ -971,7 +1003,17 @@ impl Run<'_> {
         let mut notes = String::new();
         let mut ok_items = Vec::new();
         let ctx = self.tool.ctx(&self.cwd);
-        for item in raw {
+        // Checking millions of items takes longer than the command may: the deadline
+        // holds for this work too.
+        let late = |k: usize| k.is_multiple_of(512) && Instant::now() >= self.deadline;
+        let stopped = || Ran {
+            timed_out: true,
+            ..Ran::default()
+        };
+        for (k, item) in raw.into_iter().enumerate() {
+            if late(k) {
+                return Ok(stopped());
+            }
             if !job.files {
                 ok_items.push(item.to_string());
                 continue;
@@ -988,6 +1030,9 @@ impl Run<'_> {
         let batch = job.max_args.unwrap_or(2000).max(1);
         let mut stages = Vec::new();
         for chunk in ok_items.chunks(batch) {
+            if Instant::now() >= self.deadline {
+                return Ok(stopped());
+            }
             let mut words = job.target.to_vec();
             words.extend(chunk.iter().cloned());
             let stage = self

@@ -23,6 +23,11 @@ pub enum A {
     No,
     /// Any value.
     Val,
+    /// An optional value, only ever attached: `--color=always`, `-w32`. GNU getopt never
+    /// takes the next word for such an option, so neither may we: reading
+    /// `grep --color SECRET .env` as `--color=SECRET` would leave `.env` unchecked while
+    /// grep reads it as the file.
+    Opt,
     /// A file inside the repository.
     Path,
     /// Refused, with the reason.
@@ -174,6 +179,14 @@ impl Ctx<'_> {
         self.root
             .resolve(&self.join(arg))
             .is_ok_and(|r| r.rel == ".git" || r.rel.starts_with(".git/"))
+    }
+
+    /// Whether `arg` names a directory (symlinks resolved; false when it cannot be
+    /// resolved, which the path check reports).
+    pub fn is_dir(&self, arg: &str) -> bool {
+        self.root
+            .resolve(&self.join(arg))
+            .is_ok_and(|r| r.abs.is_dir())
     }
 
     /// Checks a directory to `cd` into and returns its repo-relative form.
@@ -533,8 +546,8 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("exclude", Val),
             ("exclude-dir", Val),
             ("exclude-from", Path),
-            ("color", Val),
-            ("colour", Val),
+            ("color", Opt),
+            ("colour", Opt),
             ("label", Val),
             ("binary-files", Val),
             ("directories", Val),
@@ -744,7 +757,7 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("size", No),
             ("numeric-uid-gid", No),
             ("group-directories-first", No),
-            ("color", Val),
+            ("color", Opt),
             ("sort", Val),
             ("time-style", Val),
             ("time", Val),
@@ -819,7 +832,12 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("filelimit", Val),
             ("sort", Val),
             ("timefmt", Val),
-            ("info", No),
+            (
+                "info",
+                Deny(
+                    "`tree --info` prints comments from `.info` files, which may be links out of the repository; drop it",
+                ),
+            ),
             (
                 "fromfile",
                 Deny("`tree --fromfile` reads a listing from a file; pass a directory"),
@@ -1159,7 +1177,7 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ),
         ],
         long: &[
-            ("unified", Val),
+            ("unified", Opt),
             ("brief", No),
             ("report-identical-files", No),
             ("recursive", Deny(DIFF_R)),
@@ -1171,11 +1189,11 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("text", No),
             ("side-by-side", No),
             ("exclude", Val),
-            ("color", Val),
+            ("color", Opt),
             ("strip-trailing-cr", No),
             ("ignore-matching-lines", Val),
             ("width", Val),
-            ("context", Val),
+            ("context", Opt),
             ("show-c-function", No),
             ("expand-tabs", No),
             (
@@ -1199,7 +1217,7 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ('N', Val),
             ('S', Val),
             ('t', Val),
-            ('w', Val),
+            ('w', Opt),
             ('v', No),
             ('a', No),
             ('b', No),
@@ -1216,9 +1234,9 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("address-radix", Val),
             ("skip-bytes", Val),
             ("read-bytes", Val),
-            ("strings", Val),
+            ("strings", Opt),
             ("format", Val),
-            ("width", Val),
+            ("width", Opt),
             ("endian", Val),
             ("output-duplicates", No),
             ("traditional", No),
@@ -1470,9 +1488,9 @@ pub fn program_spec(name: &str) -> Option<&'static Spec> {
             ("stats", No),
             ("numbers", No),
             ("nonumbers", No),
-            ("after", Val),
-            ("before", Val),
-            ("context", Val),
+            ("after", Opt),
+            ("before", Opt),
+            ("context", Opt),
             ("max-count", Val),
             ("depth", Val),
             ("file-search-regex", Val),
@@ -1596,6 +1614,7 @@ pub fn parse_opts(
                     None
                 }
                 A::Deny(why) => return Err(why.into()),
+                A::Opt => inline,
                 A::Val | A::Path => match inline {
                     Some(v) => Some(v),
                     None => {
@@ -1645,6 +1664,14 @@ pub fn parse_opts(
                     value: None,
                 }),
                 A::Deny(why) => return Err(why.into()),
+                A::Opt => {
+                    let rest: String = chars[j..].iter().collect();
+                    j = chars.len();
+                    out.opts.push(Opt {
+                        name: format!("-{c}"),
+                        value: (!rest.is_empty()).then_some(rest),
+                    });
+                }
                 A::Val | A::Path => {
                     let rest: String = chars[j..].iter().collect();
                     let value = if rest.is_empty() {
@@ -1784,6 +1811,21 @@ fn vet_positionals(
     let mut args: Vec<String> = original.to_vec();
     let paths: &[String] = match prog {
         "grep" | "egrep" | "fgrep" => {
+            // `-d recurse` is `-r` under another name (and GNU accepts `-d rec`): the
+            // masks below are added for `-r` only, so `-d` takes `read` or `skip`.
+            if let Some(v) = parsed
+                .opts
+                .iter()
+                .filter(|o| o.name == "-d" || o.name == "--directories")
+                .filter_map(|o| o.value.as_deref())
+                .find(|v| !matches!(*v, "read" | "skip"))
+            {
+                return Err(format!(
+                    "`grep -d {}`: only `-d read` and `-d skip` are accepted; to search directories use `grep -r`, which keeps masked files out",
+                    escape_for_display(v)
+                )
+                .into());
+            }
             let has_pattern = parsed.has(&["-e", "-f", "--regexp", "--file"]);
             let files = if has_pattern {
                 &parsed.pos[..]
@@ -1809,10 +1851,13 @@ fn vet_positionals(
             } else {
                 parsed.pos.get(1..).unwrap_or(&[])
             };
+            // rg adds every `--iglob` after every `--glob`, and the last matching glob
+            // wins: masks given as `--glob` would lose to a user's `--iglob '*'`, so
+            // they are `--iglob`s, after the user's.
             let mut extra: Vec<String> =
-                vec!["--no-config".into(), format!("--glob=!**/{GIT_CONFIG}")];
-            extra.extend(secrets::secret_globs().map(|g| format!("--glob=!{g}")));
-            extra.extend(ctx.masked.iter().map(|m| format!("--glob=!{}", base(m))));
+                vec!["--no-config".into(), format!("--iglob=!**/{GIT_CONFIG}")];
+            extra.extend(secrets::secret_globs().map(|g| format!("--iglob=!{g}")));
+            extra.extend(ctx.masked.iter().map(|m| format!("--iglob=!{}", base(m))));
             insert_last(&mut args, extra);
             files
         }
@@ -1883,6 +1928,20 @@ fn vet_positionals(
             extra.push("--ignore=.git".into());
             insert_last(&mut args, extra);
             files
+        }
+        "diff" => {
+            // Given a directory, diff compares every file of it with its namesake in the
+            // other operand (`-N`: with nothing), masked files and links out included.
+            for p in &parsed.pos {
+                if p != "-" && ctx.is_dir(p) {
+                    return Err(format!(
+                        "`diff` would read every file in the directory `{}`, masked files and links out of the repository included; compare two files, or use `git diff --stat`",
+                        escape_for_display(p)
+                    )
+                    .into());
+                }
+            }
+            &parsed.pos[..]
         }
         "tr" | "basename" | "dirname" => &[],
         "tree" => {

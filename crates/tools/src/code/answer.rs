@@ -125,6 +125,23 @@ pub struct Found {
     /// first query on a repository never indexed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial_graph: Option<PartialGraph>,
+    /// `implementations` of a standard-library interface the repository does not define
+    /// (`sort.Interface`): the definition the types were matched against, by method set.
+    /// Then `target` is `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standard: Option<Box<StandardInterface>>,
+}
+
+/// A Go standard-library interface, as the graph's table knows it ([`crate::code`]'s
+/// `stdlib` module).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct StandardInterface {
+    /// As Go code writes it: `sort.Interface`, `error`.
+    pub name: String,
+    /// Its package's import path (`sort`, `net/http`); empty for `error`.
+    pub package: String,
+    /// Its methods, matched by name.
+    pub methods: Vec<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -170,7 +187,9 @@ pub enum Relation {
     Implements,
     /// The target type's methods.
     Methods,
-    /// Functions whose parameters or results use the target type.
+    /// Functions whose parameters or results use the target type; for a Go variable or
+    /// constant, the functions, methods and variables that read or assign it (each item's
+    /// `calls` are the lines where, in `call_path`).
     UsedBy,
     /// A trace's call path, start first.
     Path,

@@ -791,6 +791,22 @@ impl Linker<'_> {
                     });
                 }
             }
+            // Go: a variable or constant read or assigned, at the line it is.
+            for (line, p) in &raw.reads {
+                if let Some(Ent::Sym(t)) = self.resolve_path(fi, p)
+                    && t != id
+                    && matches!(self.symbols[t as usize].kind, Kind::Var | Kind::Const)
+                    && seen.insert((id, t, *line))
+                {
+                    edges.push(Edge {
+                        from: id,
+                        to: t,
+                        kind: EdgeKind::Uses,
+                        line: *line,
+                        inferred: false,
+                    });
+                }
+            }
             for call in &raw.calls {
                 let (targets, inferred) = self.call_targets(fi, id, &call.target);
                 for t in targets {
@@ -841,8 +857,12 @@ impl Linker<'_> {
                 _ => None,
             }
         };
-        let Some(t) = resolve(self, &block.ty) else {
-            return;
+        let t = match block.implementor {
+            Some(i) => first + i,
+            None => match resolve(self, &block.ty) {
+                Some(t) => t,
+                None => return,
+            },
         };
         if let Some(tr) = block.trait_.as_ref().and_then(|p| resolve(self, p))
             && tr != t
@@ -1041,6 +1061,20 @@ impl Linker<'_> {
                         .find_map(|&m| self.module_member(m, head, 0))
                     {
                         e
+                    } else if head.ends_with('!') {
+                        // A `macro_rules!` macro is in scope in the modules after it
+                        // (child modules included) and, exported, at the crate root.
+                        let mut m = scope.prefix.as_str();
+                        loop {
+                            let up = parent_module(m);
+                            if up == m {
+                                return None;
+                            }
+                            m = up;
+                            if let Some(&s) = self.by_qname.get(&qualify(m, head)) {
+                                break Ent::Sym(s);
+                            }
+                        }
                     } else {
                         // `explore_tools::secrets::f()`: another crate of the repository.
                         let c = rust_crate(head, &self.rust_crates)?;

@@ -40,6 +40,7 @@ mod prefilter;
 pub mod progress;
 mod query;
 mod render;
+mod stdlib;
 mod store;
 mod tool;
 

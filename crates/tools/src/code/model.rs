@@ -83,6 +83,11 @@ impl Kind {
         matches!(self, Kind::Function | Kind::Method)
     }
 
+    /// Variables and constants: kinds whose usages are reads, not type mentions.
+    pub fn is_value(self) -> bool {
+        matches!(self, Kind::Var | Kind::Const)
+    }
+
     /// Kinds that name a type (and so can have methods, implementations and usages).
     pub fn is_type(self) -> bool {
         matches!(
@@ -183,7 +188,9 @@ pub enum EdgeKind {
     Implements,
     /// Type → its methods (Go receiver type, Python class, Go interface methods).
     Contains,
-    /// Function or method → a type named in its parameters or results.
+    /// Function or method → a type named in its parameters or results. Go: a function,
+    /// method or package-level variable → a package-level variable or constant it reads
+    /// or assigns, one edge per line (the line is where).
     Uses,
 }
 
@@ -283,7 +290,8 @@ pub struct Edge {
     pub to: SymbolId,
     /// The relation.
     pub kind: EdgeKind,
-    /// For calls, the line of the call site in `from`'s file; otherwise `from`'s line.
+    /// For calls and Go reads of a variable or constant, the line of the site in `from`'s
+    /// file; otherwise `from`'s line.
     pub line: u32,
     /// The target was guessed from the name alone (the receiver's type was unknown).
     pub inferred: bool,

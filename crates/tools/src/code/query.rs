@@ -125,7 +125,10 @@ pub fn find(store: &dyn GraphStore, q: &SymbolQuery, partial: bool) -> Vec<Match
     if name.is_empty() {
         return Vec::new();
     }
-    let glob = is_glob(&name);
+    // `&[u8]` (a Rust implementor named by its type) is a name before it is a glob.
+    let glob = is_glob(&name)
+        && (name.contains(['*', '?'])
+            || store.find_names(&NameMatch::Exact(name.clone())).is_empty());
     let exact = if glob { exact_glob(&name) } else { None };
     let mut ids: Vec<SymbolId> = if glob {
         store.find_names(&NameMatch::Glob(name.clone()))
@@ -197,14 +200,25 @@ pub enum Role {
     Type,
     /// Types, interfaces and classes first (implementations).
     Abstract,
+    /// Types, and Go's package-level variables and constants, whose reads the graph
+    /// records (usages).
+    Used,
 }
 
 impl Role {
-    fn accepts(self, k: Kind) -> bool {
+    /// Whether the operation works on this symbol (by its kind; `usages` of a variable
+    /// or constant only in Go, the one language whose reads the graph records).
+    pub fn accepts(self, s: &Symbol) -> bool {
+        let k = s.kind;
         match self {
             Role::Any => true,
             Role::Callable => k.is_callable(),
             Role::Type | Role::Abstract => k.is_type(),
+            Role::Used => {
+                k.is_type()
+                    || (matches!(k, Kind::Var | Kind::Const)
+                        && Language::of_path(&s.path) == Some(Language::Go))
+            }
         }
     }
 
@@ -219,6 +233,7 @@ impl Role {
             Role::Any => "symbol",
             Role::Callable => "function or method",
             Role::Type | Role::Abstract => "type (struct, interface, class or type)",
+            Role::Used => "type (struct, interface, class or type) or Go variable or constant",
         }
     }
 }
@@ -258,7 +273,7 @@ pub fn resolve(store: &dyn GraphStore, q: &SymbolQuery, role: Role) -> Resolutio
         return Resolution::NotFound { near };
     }
     let (fit, unfit): (Vec<Match>, Vec<Match>) =
-        named.into_iter().partition(|m| role.accepts(m.symbol.kind));
+        named.into_iter().partition(|m| role.accepts(&m.symbol));
     if fit.is_empty() {
         return Resolution::WrongKind(unfit);
     }
@@ -593,6 +608,70 @@ pub fn dispatch_parents(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
         }
     }
     rank_related(&mut out);
+    out
+}
+
+/// Go types (structs and named types) whose methods include every one of `methods`, by
+/// name: the implementations of an interface the repository does not define
+/// ([`super::stdlib`]). Methods promoted from embedded types are not seen (the store
+/// keeps no embedding edges).
+pub fn method_set_matches(store: &dyn GraphStore, methods: &[&str]) -> Vec<Related> {
+    let mut owners: Option<HashSet<SymbolId>> = None;
+    for &m in methods {
+        let mut have = HashSet::new();
+        for id in store.find_names(&NameMatch::Exact(m.to_string())) {
+            let Some(s) = store.symbol(id) else { continue };
+            if s.kind != Kind::Method
+                || s.name != m
+                || Language::of_path(&s.path) != Some(Language::Go)
+            {
+                continue;
+            }
+            for e in store.edges_in(id, EdgeKind::Contains, usize::MAX).edges {
+                have.insert(e.from);
+            }
+        }
+        let next: HashSet<SymbolId> = match owners {
+            None => have,
+            Some(o) => o.intersection(&have).copied().collect(),
+        };
+        let done = next.is_empty();
+        owners = Some(next);
+        if done {
+            break;
+        }
+    }
+    let mut out: Vec<Related> = owners
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|t| related(store, t, None))
+        .filter(|r| matches!(r.symbol.kind, Kind::Struct | Kind::Type))
+        .collect();
+    rank_related(&mut out);
+    out
+}
+
+/// What reads or assigns a Go variable or constant, each with the lines where, ascending.
+pub fn readers(store: &dyn GraphStore, id: SymbolId) -> Vec<(Related, Vec<u32>)> {
+    let mut lines: HashMap<SymbolId, Vec<u32>> = HashMap::new();
+    for e in store.edges_in(id, EdgeKind::Uses, usize::MAX).edges {
+        lines.entry(e.from).or_default().push(e.line);
+    }
+    let mut out: Vec<(Related, Vec<u32>)> = lines
+        .into_iter()
+        .filter_map(|(from, mut ls)| {
+            ls.sort_unstable();
+            ls.dedup();
+            Some((related(store, from, None)?, ls))
+        })
+        .collect();
+    out.sort_by(|(a, al), (b, bl)| {
+        (a.symbol.rank_class(), &a.symbol.path, al.first()).cmp(&(
+            b.symbol.rank_class(),
+            &b.symbol.path,
+            bl.first(),
+        ))
+    });
     out
 }
 

@@ -8,7 +8,7 @@
 
 use super::answer::{
     Ambiguous, CodeAnswer, Found, Item, NoPath, NotFound, Origin, PartialGraph, Relation, Section,
-    WrongKind,
+    StandardInterface, WrongKind,
 };
 use super::query::{MAX_RESULTS, MAX_TRACE};
 use super::tool::{Operation, dir_of};
@@ -205,6 +205,10 @@ fn bare_name(symbol: &str) -> &str {
 }
 
 fn relation(out: &mut Lines, f: &Found) {
+    if let (None, Some(std)) = (&f.target, &f.standard) {
+        standard(out, f, std);
+        return;
+    }
     let Some(target) = &f.target else {
         return;
     };
@@ -328,6 +332,10 @@ fn hop(out: &mut Lines, item: &Item, up: bool, parent: &Item) {
 }
 
 fn related(out: &mut Lines, s: &Section, of: &Item) {
+    if s.relation == Relation::UsedBy && of.kind.is_value() {
+        readers(out, s, of);
+        return;
+    }
     let title = s.relation.title();
     if s.items.is_empty() {
         out.push(format!("{title}: none found for {}.", of.name));
@@ -341,6 +349,64 @@ fn related(out: &mut Lines, s: &Section, of: &Item) {
             (None, _) => String::new(),
         };
         out.def("  ", item, &via);
+    }
+    if s.total > MAX_RESULTS {
+        out.push(format!("... and {} more", s.total - MAX_RESULTS));
+    }
+}
+
+/// `implementations` of a standard-library interface: what it was matched against, then
+/// the types.
+fn standard(out: &mut Lines, f: &Found, std: &StandardInterface) {
+    let package = if std.package.is_empty() {
+        "predeclared".to_string()
+    } else {
+        format!("package {}", std.package)
+    };
+    out.push(format!(
+        "{} is a Go standard-library interface ({package}), not defined in this repository; matched by method set against its definition: {} (names, not signatures; methods promoted from embedded types are not seen)",
+        std.name,
+        std.methods.join(", ")
+    ));
+    out.push("");
+    let Some(s) = f.sections.first() else {
+        return;
+    };
+    if s.items.is_empty() {
+        out.push(format!(
+            "Implementations: no Go type here has all of {}.",
+            std.methods.join(", ")
+        ));
+        return;
+    }
+    out.push("Implementations:".to_string());
+    for item in s.items.iter().take(MAX_RESULTS) {
+        out.def("  ", item, "");
+    }
+    if s.total > MAX_RESULTS {
+        out.push(format!("... and {} more", s.total - MAX_RESULTS));
+    }
+}
+
+/// The usages of a Go variable or constant: each reader where it reads or assigns it.
+fn readers(out: &mut Lines, s: &Section, of: &Item) {
+    if s.items.is_empty() {
+        out.push(format!(
+            "Read or assigned by: none found for {}. Reads through other packages' dot imports or reflection are not linked; try rg -nw \"{}\" with the bash tool.",
+            of.name,
+            quote(bare_name(&of.name))
+        ));
+        return;
+    }
+    out.push("Read or assigned by:".to_string());
+    for item in s.items.iter().take(MAX_RESULTS) {
+        let line = item.first_call().unwrap_or(item.line);
+        let more = match item.calls.len() {
+            0 | 1 => String::new(),
+            n => format!(" (+{} more lines)", n - 1),
+        };
+        out.findings.push(site_finding(item, &item.path, line));
+        out.push(format!("  {}{more}", line_at(item, line)));
     }
     if s.total > MAX_RESULTS {
         out.push(format!("... and {} more", s.total - MAX_RESULTS));
@@ -425,6 +491,11 @@ fn wrong_kind(out: &mut Lines, w: &WrongKind) {
             } else {
                 "function or method"
             },
+            quote(&s.name)
+        ),
+        [a] => format!(
+            " For a Go {}, try operation=\"{a}\" with symbol=\"{}\" (where it is read or assigned).",
+            s.kind,
             quote(&s.name)
         ),
         _ => String::new(),

@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use super::answer::{
     Ambiguous, Asked, CodeAnswer, Found, Item, Narrow, NoPath, NotFound, Relation, Section,
-    WrongKind,
+    StandardInterface, WrongKind,
 };
 use super::model::{Kind, Symbol, SymbolId};
 use super::query::{self, MAX_DEPTH, Match, Related, Resolution, Role, SymbolQuery};
+use super::stdlib;
 use super::store::GraphStore;
 use crate::{ToolError, ToolOutput, args};
 
@@ -75,7 +76,8 @@ impl Operation {
         match self {
             Operation::Callers | Operation::Callees | Operation::Trace => Role::Callable,
             Operation::Implementations => Role::Abstract,
-            Operation::Methods | Operation::Usages => Role::Type,
+            Operation::Methods => Role::Type,
+            Operation::Usages => Role::Used,
             Operation::Find => Role::Any,
         }
     }
@@ -187,8 +189,39 @@ pub fn answer(store: &dyn GraphStore, a: &CodeArgs) -> Result<CodeAnswer, ToolEr
             Resolution::One { symbol, skipped } => {
                 relation(store, op, &q, &symbol, &skipped, depth)
             }
+            Resolution::NotFound { .. } | Resolution::WrongKind(_)
+                if op == Operation::Implementations
+                    && let Some(std) = stdlib::lookup(&q.symbol) =>
+            {
+                standard_implementations(store, &q, std)
+            }
             other => unresolved(op, &q, other),
         },
+    })
+}
+
+/// `implementations` of a standard-library interface the repository does not define: the
+/// Go types whose methods include its method set.
+fn standard_implementations(
+    store: &dyn GraphStore,
+    q: &SymbolQuery,
+    std: &stdlib::StdInterface,
+) -> CodeAnswer {
+    let list = query::method_set_matches(store, std.methods);
+    CodeAnswer::Found(Found {
+        operation: Operation::Implementations,
+        asked: asked(q),
+        target: None,
+        also: Vec::new(),
+        depth: 0,
+        sections: vec![section(Relation::Implementations, related_items(&list))],
+        more_partial: 0,
+        partial_graph: None,
+        standard: Some(Box::new(StandardInterface {
+            name: std.written(),
+            package: std.package.to_string(),
+            methods: std.methods.iter().map(|m| m.to_string()).collect(),
+        })),
     })
 }
 
@@ -227,6 +260,8 @@ fn unresolved(op: Operation, q: &SymbolQuery, r: Resolution) -> CodeAnswer {
                 vec![Operation::Usages, Operation::Methods]
             } else if s.kind.is_callable() {
                 vec![Operation::Callers, Operation::Callees]
+            } else if Role::Used.accepts(s) {
+                vec![Operation::Usages]
             } else {
                 Vec::new()
             };
@@ -301,6 +336,7 @@ fn find(store: &dyn GraphStore, q: &SymbolQuery) -> CodeAnswer {
         sections: Vec::new(),
         more_partial: 0,
         partial_graph: None,
+        standard: None,
     };
     let (shown, relation) = if named.is_empty() {
         (partial, Relation::PartialMatches)
@@ -432,6 +468,18 @@ fn relation(
                 related_items(&query::methods(store, m.id)),
             ));
         }
+        Operation::Usages if !s.kind.is_type() => {
+            // A Go variable or constant: each reader cited where it reads or assigns.
+            let items = query::readers(store, m.id)
+                .into_iter()
+                .map(|(r, lines)| Item {
+                    call_path: Some(r.symbol.path.clone()),
+                    calls: lines,
+                    ..Item::of(&r.symbol)
+                })
+                .collect();
+            sections.push(section(Relation::UsedBy, items));
+        }
         Operation::Usages => {
             sections.push(section(
                 Relation::UsedBy,
@@ -453,6 +501,7 @@ fn relation(
         sections,
         more_partial: 0,
         partial_graph: None,
+        standard: None,
     })
 }
 
@@ -509,5 +558,6 @@ fn trace(store: &dyn GraphStore, q: &SymbolQuery, to: &str) -> CodeAnswer {
         sections: vec![section(Relation::Path, items)],
         more_partial: 0,
         partial_graph: None,
+        standard: None,
     })
 }

@@ -549,6 +549,85 @@ pub const BLOCKED: &[(&str, &str)] = &[
         "awk 'BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}'",
         "ARGV",
     ),
+    // Round 3 (bash3). git's parse-options takes any unique prefix of a long option, and
+    // clusters of short ones: each spelling of a refused option is refused.
+    ("git grep --open=sh x", "pager"),
+    ("git grep --open-files=sh x", "pager"),
+    ("git grep -iOsh x", "`-O`"),
+    ("git grep -nO'sh' x", "`-O`"),
+    ("git grep -hif../outside/sentinel.txt go.mod", "`-f`"),
+    (
+        "git blame --conte=../outside/sentinel.txt go.mod",
+        "--contents",
+    ),
+    ("git blame --ignore-revs-f=x go.mod", "ignore-revs-file"),
+    ("git blame -wSx go.mod", "`-S`"),
+    ("git log -pOx", "`-O`"),
+    ("git diff --orderfile=x", "reads another file"),
+    ("git diff --ext-d", "runs programs"),
+    ("git log -p --textc", "runs programs"),
+    ("git diff --outp=../victim/x", "writes a file"),
+    ("git ls-files --exclude-fr=x -o", "reads patterns"),
+    ("git ls-files -oXx", "`-X`"),
+    ("git grep --recurse-submodules x", "submodules"),
+    ("git diff --submodule=log", "submodules"),
+    ("git describe --dirty", "writes the index"),
+    ("git tag -v v1", "runs gpg"),
+    ("git tag --verify v1", "runs gpg"),
+    ("git rev-list --alternate-refs HEAD", "alternateRefsCommand"),
+    // Options whose value is optional take it only when attached (`--color=auto`): the
+    // next word is an operand, and it is path-checked as one.
+    ("grep --color SECRET .env", "masked"),
+    ("grep --colour SECRET .env go.mod", "masked"),
+    ("diff --unified .env go.mod", "masked"),
+    ("diff --context .env go.mod", "masked"),
+    ("diff --color .env go.mod", "masked"),
+    ("od -w .env", "masked"),
+    ("od -c --width .env", "masked"),
+    ("od --strings .env", "masked"),
+    ("ls --color link_out/sentinel.txt", "outside"),
+    // diff given a directory reads every file in it, masked ones and links out included.
+    ("diff -N . docs", "every file in the directory"),
+    ("diff docs internal", "every file in the directory"),
+    ("diff go.mod docs", "every file in the directory"),
+    // `grep -d recurse` is `grep -r` without the masks.
+    ("grep -d recurse -n SECRET .", "grep -r"),
+    ("grep --directories=recurse -n SECRET .", "grep -r"),
+    ("grep -d rec -rn SECRET .", "grep -r"),
+    // awk: wherever awks could read a `/` as division or regex differently, or the
+    // checker could, the program is refused; `system`/`getline` anywhere.
+    (
+        "awk 'BEGIN { x = 1. / 2; system(\"touch ../victim/x\"); y = 1 / 1 }'",
+        "system",
+    ),
+    (
+        "awk 'BEGIN { x = 1. / 2; print \"x\" > \"../victim/x\"; y = 1 / 1 }'",
+        "writes a file",
+    ),
+    (
+        "awk 'BEGIN { x = 1. / 2; print \"touch ../victim/x\" | \"sh\"; y = 1 / 1 }'",
+        "pipes",
+    ),
+    (
+        "awk 'BEGIN { x++ / 2; print \"touch ../victim/x\" | \"sh\"; y = 1 / 1 }'",
+        "`++`",
+    ),
+    (
+        "awk 'BEGIN { if (\"x\" ~ /[]/\"]/) {} ; print \"id\" | \"sh\" ; y = \"\" }'",
+        "`[…]`",
+    ),
+    (
+        "awk 'BEGIN { if (1) /\"/; print \"id\" | \"sh\"; x = \"a\" }'",
+        "pipes",
+    ),
+    (
+        "awk '{ print $0 ~ /[]/]/ > \"../victim/x\" }' go.mod",
+        "`[…]`",
+    ),
+    ("awk '{ x = \"system\" }' go.mod", "system"),
+    // tree prints the tab-indented lines of `.info` files next to matching names; an
+    // `.info` linked to `~/.gitconfig` would print its settings.
+    ("tree --info", "`.info` files"),
 ];
 
 #[test]
@@ -681,6 +760,11 @@ pub fn rg_neutralised() -> Vec<&'static str> {
         "rg -n . --hidden --no-ignore -uu",
         "rg --files --hidden | xargs cat",
         "rg -n PRIVATE -g '*.key' --hidden --no-ignore",
+        // rg applies every `--iglob` after every `--glob`: the masks are `--iglob`s.
+        "rg -n --hidden --no-ignore --iglob '*' SECRET",
+        "rg -n --hidden --no-ignore --iglob '*' PRIVATE",
+        "rg -n --hidden --no-ignore --iglob '*' -uu TOKEN",
+        "rg -n --hidden --iglob '*' --iglob '**/.git/config' url",
     ]
 }
 
@@ -977,5 +1061,110 @@ fn each_refusal_names_the_layer_that_refused() {
     assert_eq!(
         tool.vet_command("cat *.txt").unwrap_err().by(),
         RefusedBy::Limits
+    );
+}
+
+/// A `.git` directory can send git elsewhere: `commondir` (another repository's refs,
+/// objects and config: `git log --all -p` would show it), `objects/info/alternates`
+/// (another object store) or a link such as `packed-refs -> FILE` (every git command
+/// reads it, and prints the first line it cannot parse). git is then unavailable, with
+/// the reason; the fallback is used since Landlock and bubblewrap deny those reads anyway.
+#[test]
+fn a_git_directory_that_leads_outside_disables_git() {
+    use crate::fixture::SENTINEL;
+    for hazard in ["commondir", "alternates", "packed-refs"] {
+        let f = Fixture::fallback();
+        let git = f.root.path().join(".git");
+        let outside = f.base().join("outside");
+        match hazard {
+            "commondir" => std::fs::write(git.join("commondir"), outside.display().to_string()),
+            "alternates" => std::fs::write(
+                git.join("objects/info/alternates"),
+                format!("{}\n", outside.display()),
+            ),
+            _ => {
+                let _ = std::fs::remove_file(git.join("packed-refs"));
+                std::os::unix::fs::symlink(outside.join("sentinel.txt"), git.join("packed-refs"))
+            }
+        }
+        .unwrap();
+        let err = f.run("git log --all --format=%s").unwrap_err().to_string();
+        assert!(err.starts_with("Command blocked: "), "{hazard}: {err}");
+        assert!(err.contains("git is not available here"), "{hazard}: {err}");
+        assert!(!err.contains(SENTINEL), "{hazard}: {err}");
+        // The rest of the tool still works.
+        assert_eq!(f.ok("head -1 go.mod"), "module example.com/relay\n");
+    }
+}
+
+/// Settings in the repository's config that name a file git reads: `blame.ignoreRevsFile`
+/// outside the repository would print its first line in git's error.
+#[test]
+fn git_never_reads_files_the_repository_config_names_outside() {
+    use crate::fixture::SENTINEL;
+    let f = Fixture::fallback();
+    let cfg = f.root.path().join(".git/config");
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    let sentinel = f.base().join("outside/sentinel.txt");
+    text.push_str(&format!(
+        "[blame]\n\tignoreRevsFile = {s}\n[mailmap]\n\tfile = {s}\n[diff]\n\torderFile = {s}\n",
+        s = sentinel.display()
+    ));
+    std::fs::write(&cfg, text).unwrap();
+    for cmd in [
+        "git blame go.mod",
+        "git annotate go.mod",
+        "git log -p --format=%aN",
+        "git shortlog -s HEAD",
+        "git diff HEAD",
+    ] {
+        let out = f.ok(cmd);
+        assert!(!out.contains(SENTINEL), "`{cmd}`: {out}");
+    }
+    assert!(
+        f.ok("git blame go.mod")
+            .contains("module example.com/relay")
+    );
+}
+
+/// Under the fallback a write git attempts (refreshing the index of a stat-dirty file on
+/// `git diff`) fails with EFBIG instead of killing git half-way, which would leave
+/// `.git/index.lock` behind and break the user's next git command.
+#[test]
+fn git_diff_under_the_fallback_leaves_no_index_lock() {
+    let f = Fixture::fallback();
+    let file = std::fs::File::options()
+        .append(true)
+        .open(f.root.path().join("go.mod"))
+        .unwrap();
+    file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
+        .unwrap();
+    drop(file);
+    let out = f.ok("git diff");
+    assert!(out.contains("+// changed"), "{out}");
+    assert!(!f.root.path().join(".git/index.lock").exists());
+    assert!(
+        f.ok("git status --short")
+            .contains("M internal/brain/plan.go")
+    );
+}
+
+/// `$(…)` that gives more words than any command should take is refused before they are
+/// all path-checked (a repository file of a million names would keep the tool busy past
+/// the deadline, and the kernel would refuse the argument list anyway).
+#[test]
+fn an_expansion_into_too_many_words_is_refused() {
+    let f = Fixture::new();
+    std::fs::write(f.root.path().join("names.txt"), "a/b\n".repeat(10_001)).unwrap();
+    let err = f.run("cat $(cat names.txt)").unwrap_err().to_string();
+    assert!(
+        err.starts_with("Command blocked: `$(…)` gave 10002 words"),
+        "{err}"
+    );
+    // The static pass cannot know the count; the limit holds once the words are known.
+    assert!(f.tool.vet_command("cat $(cat names.txt)").is_ok());
+    assert!(
+        f.ok("cat $(cat docs/notes.txt) | wc -l")
+            .starts_with("0\ncat: alpha: No such file")
     );
 }

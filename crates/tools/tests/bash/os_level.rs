@@ -15,8 +15,21 @@ use explore_tools::bash::exec::{self, Input, Ran, Sandbox, Spawn, find_program};
 
 use crate::fixture::{Fixture, SECRET, SENTINEL};
 
+/// The programs these tests start under Landlock (bash only as a vehicle for `/dev/tcp`
+/// and `kill`; the tool never lets it execute).
+const PROGRAMS: [&str; 7] = ["true", "cat", "ls", "sort", "find", "grep", "bash"];
+
+fn programs(names: &[&str]) -> Vec<PathBuf> {
+    names.iter().filter_map(|n| find_program(n)).collect()
+}
+
 /// The tool's rules for the fixture, or `None` (with a note) when the kernel lacks them.
 fn rules(f: &Fixture) -> Option<Arc<confine::Rules>> {
+    rules_with(f, &PROGRAMS)
+}
+
+/// [`rules`] with only `names` executable.
+fn rules_with(f: &Fixture, names: &[&str]) -> Option<Arc<confine::Rules>> {
     let masked: Vec<PathBuf> = [
         ".env",
         "config/.env.production",
@@ -26,7 +39,7 @@ fn rules(f: &Fixture) -> Option<Arc<confine::Rules>> {
     .iter()
     .map(|m| f.root.path().join(m))
     .collect();
-    match confine::build(f.root.path(), &masked, &[]) {
+    match confine::build(f.root.path(), &masked, &programs(names)) {
         Ok(r) => {
             if r.support != Support::Full {
                 eprintln!("NOTE: the kernel enforces only part of Landlock ABI 6");
@@ -215,6 +228,52 @@ fn landlock_stops_every_write() {
     assert!(!tmp.exists());
 }
 
+/// Only the allowed programs (and their ELF interpreter) may be executed: awk's
+/// `system()` finds no shell, and a copy of `cat` planted in the repository does not
+/// start, however the policy was got past.
+#[test]
+fn landlock_executes_only_the_allowed_programs() {
+    let f = Fixture::new();
+    let planted = f.root.path().join("planted-cat");
+    std::fs::copy(find_program("cat").unwrap(), &planted).unwrap();
+    let Some(rules) = rules_with(&f, &["true", "awk", "cat"]) else {
+        return;
+    };
+    let awk = ["BEGIN { system(\"echo ran\"); print \"after\" }"];
+    let open = run(&f, &sandbox(&f, None, &[]), "awk", &awk);
+    assert_eq!(text(&open.stdout), "ran\nafter\n", "control run");
+    let ran = run(&f, &sandbox(&f, Some(rules.clone()), &[]), "awk", &awk);
+    assert_eq!(text(&ran.stdout), "after\n", "{}", text(&ran.stderr));
+    // The allowed programs still run, and read.
+    let ran = run(
+        &f,
+        &sandbox(&f, Some(rules.clone()), &[]),
+        "cat",
+        &["go.mod"],
+    );
+    assert_eq!(ran.status, Some(0));
+    let spawn = |sb: &Sandbox| {
+        exec::run(
+            sb,
+            Spawn {
+                program: &planted,
+                args: &["go.mod".to_string()],
+                env: &[],
+                cwd: f.root.path(),
+                input: Input::Null,
+                merge_stderr: false,
+                deadline: Instant::now() + Duration::from_secs(10),
+            },
+        )
+    };
+    let open = spawn(&sandbox(&f, None, &[])).unwrap();
+    assert_eq!(open.status, Some(0), "control run of the planted copy");
+    match spawn(&sandbox(&f, Some(rules), &[])) {
+        Err(e) => assert!(e.contains("Permission denied"), "{e}"),
+        Ok(ran) => panic!("the planted copy ran: {ran:?}"),
+    }
+}
+
 /// bash's `/dev/tcp` and `/dev/udp` make plain `connect`s; the test listens on loopback.
 #[test]
 fn landlock_stops_tcp_connect_udp_and_signals_beyond_the_sandbox() {
@@ -237,7 +296,7 @@ fn landlock_stops_tcp_connect_udp_and_signals_beyond_the_sandbox() {
 
     // Landlock alone (the seccomp filter off, so the socket is created and only
     // `connect` is judged), then both.
-    let mut landlock_only = confine::build(f.root.path(), &[], &[]).unwrap();
+    let mut landlock_only = confine::build(f.root.path(), &[], &programs(&PROGRAMS)).unwrap();
     landlock_only.filter = Err("off for this test".into());
     for rules in [Arc::new(landlock_only), rules.clone()] {
         let ran = run(

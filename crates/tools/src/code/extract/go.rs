@@ -64,6 +64,9 @@ struct Kinds {
     var_spec: u16,
     func_literal: u16,
     range_clause: u16,
+    identifier: u16,
+    selector_expression: u16,
+    keyed_element: u16,
     type_identifier: u16,
     qualified_type: u16,
     comment: u16,
@@ -82,6 +85,9 @@ fn kinds() -> &'static Kinds {
             var_spec: id("var_spec"),
             func_literal: id("func_literal"),
             range_clause: id("range_clause"),
+            identifier: id("identifier"),
+            selector_expression: id("selector_expression"),
+            keyed_element: id("keyed_element"),
             type_identifier: id("type_identifier"),
             qualified_type: id("qualified_type"),
             comment: id("comment"),
@@ -413,7 +419,7 @@ fn collect_calls(
     sym: &mut RawSymbol,
 ) {
     let mut calls = Vec::new();
-    bind_locals(node, src, import_names, scope, &mut calls);
+    bind_locals(node, src, import_names, scope, &mut calls, &mut sym.reads);
     for call in calls {
         if let Some(function) = call.child_by_field_id(field_ids().function)
             && let Some(target) = call_target(function, src, scope, import_names)
@@ -542,15 +548,27 @@ fn struct_field(n: Node<'_>, src: &str, sym: &mut RawSymbol) {
 }
 
 /// Types the local variables of a function body from their declarations and initializers,
-/// and collects its calls (the `@reference.call` nodes of the query file).
+/// and collects its calls (the `@reference.call` nodes of the query file) and the
+/// non-local names it reads or assigns (see [`RawSymbol::reads`]).
 fn bind_locals<'t>(
     body: Node<'t>,
     src: &str,
     imports: &HashSet<String>,
     scope: &mut HashMap<String, Recv>,
     calls: &mut Vec<Node<'t>>,
+    reads: &mut Vec<(u32, Path)>,
 ) {
     let k = kinds();
+    let f = field_ids();
+    // Nodes that name something other than a value: a callee (a call, not a read), the
+    // key of a keyed element (a struct field).
+    let mut not_reads: HashSet<usize> = HashSet::new();
+    let mut seen: HashSet<(u32, Path)> = HashSet::new();
+    let mut read = |line: u32, p: Path| {
+        if seen.insert((line, p.clone())) {
+            reads.push((line, p));
+        }
+    };
     walk_pruned(body, &mut |n| {
         let id = n.kind_id();
         if id == k.interpreted_string_literal || id == k.raw_string_literal {
@@ -558,8 +576,47 @@ fn bind_locals<'t>(
             // good share of the walk.
             return false;
         }
+        if id == k.identifier {
+            let name = text(n, src);
+            if name != "_"
+                && !scope.contains_key(name)
+                && !imports.contains(name)
+                && !not_reads.contains(&n.id())
+            {
+                read(line_of(n), vec![name.to_string()]);
+            }
+            return true;
+        }
+        if id == k.selector_expression {
+            // `zapcore.DebugLevel`: a name of another package.
+            if !not_reads.contains(&n.id())
+                && let (Some(op), Some(field)) =
+                    (n.child_by_field_id(f.operand), n.child_by_field_id(f.field))
+                && op.kind_id() == k.identifier
+                && imports.contains(text(op, src))
+                && !scope.contains_key(text(op, src))
+            {
+                read(
+                    line_of(n),
+                    vec![text(op, src).to_string(), text(field, src).to_string()],
+                );
+            }
+            return true;
+        }
+        if id == k.keyed_element {
+            if let Some(key) = n.named_child(0) {
+                not_reads.insert(key.id());
+                if let Some(inner) = key.named_child(0) {
+                    not_reads.insert(inner.id());
+                }
+            }
+            return true;
+        }
         if id == k.call_expression {
             calls.push(n);
+            if let Some(callee) = n.child_by_field_id(f.function) {
+                not_reads.insert(callee.id());
+            }
         } else if id == k.short_var_declaration {
             let (Some(left), Some(right)) = (
                 n.child_by_field_id(field_ids().left),

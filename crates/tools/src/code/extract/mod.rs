@@ -99,6 +99,10 @@ pub struct ImplBlock {
     pub trait_: Option<Path>,
     /// Indices into [`FileFacts::symbols`] of the block's methods.
     pub methods: Vec<u32>,
+    /// For a type from outside the repository (`impl Buf for &[u8]`), the index into
+    /// [`FileFacts::symbols`] of the symbol the block defines for it (then `ty` is empty):
+    /// the implementor its methods belong to.
+    pub implementor: Option<u32>,
 }
 
 /// One import binding.
@@ -145,6 +149,11 @@ pub struct RawSymbol {
     pub uses: Vec<Path>,
     /// Functions: the calls made in the body (closures included).
     pub calls: Vec<RawCall>,
+    /// Go functions, methods and package-level variables: the names their body or
+    /// initializer reads or assigns that are not local (`_globalL`, `zapcore.DebugLevel`),
+    /// with their lines, one per name and line; the linker keeps those that name a
+    /// package-level variable or constant. Callees are calls, not reads.
+    pub reads: Vec<(u32, Path)>,
     /// Test code by where it is, in a file that is not a test file: Rust's `#[cfg(test)]`
     /// modules.
     pub test: bool,
@@ -165,6 +174,7 @@ impl RawSymbol {
             results: Vec::new(),
             uses: Vec::new(),
             calls: Vec::new(),
+            reads: Vec::new(),
             test: false,
         }
     }
@@ -390,7 +400,8 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     let Ok(text) = std::str::from_utf8(src) else {
         return Err(ExtractError::NotUtf8);
     };
-    let tree = parse_only(language, src)?;
+    let (tree, patched) = parse(language, text)?;
+    let text = patched.as_deref().unwrap_or(text);
     let mut facts = match language {
         Language::Go => go::extract(&tree, text),
         Language::Python => python::extract(&tree, text),
@@ -401,6 +412,41 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     facts.lines = count_lines(src);
     facts.had_errors = tree.root_node().has_error();
     Ok(facts)
+}
+
+/// Parses `src` for extraction: as it is, or, for a TypeScript file whose parse had
+/// errors, with the `;`s [`ts::separate_call_signatures`] adds when that parse has fewer
+/// (then the text it parsed is returned too, the one its nodes' bytes index).
+pub(crate) fn parse(language: Language, src: &str) -> Result<(Tree, Option<String>), ExtractError> {
+    let tree = parse_only(language, src.as_bytes())?;
+    if language == Language::TypeScript
+        && tree.root_node().has_error()
+        && let Some(p) = ts::separate_call_signatures(src)
+    {
+        let again = parse_only(language, p.as_bytes())?;
+        if error_bytes(&again) < error_bytes(&tree) {
+            return Ok((again, Some(p)));
+        }
+    }
+    Ok((tree, None))
+}
+
+/// How much of a file the parser could not read: the bytes of its outermost `ERROR`
+/// nodes, plus one per `MISSING` node. Only subtrees that contain an error are entered.
+fn error_bytes(tree: &Tree) -> usize {
+    let mut total = 0;
+    walk_pruned(tree.root_node(), &mut |n| {
+        if n.is_error() {
+            total += n.byte_range().len().max(1);
+            false
+        } else if n.is_missing() {
+            total += 1;
+            false
+        } else {
+            n.has_error()
+        }
+    });
+    total
 }
 
 /// Number of lines in `src` (a last line without a newline counts).
@@ -643,7 +689,8 @@ mod tests {
     /// walks must find them: one per node and name (Go's generic `type` pattern matches
     /// structs and interfaces again); Python, those with no function around them.
     fn query_definitions(language: Language, src: &str) -> Vec<(u32, String)> {
-        let tree = parse_only(language, src.as_bytes()).unwrap();
+        let (tree, patched) = parse(language, src).unwrap();
+        let src = patched.as_deref().unwrap_or(src);
         let mut out: Vec<(usize, u32, String)> = Vec::new();
         for hit in run_query(query(language).unwrap(), &tree, src) {
             if hit.def.is_none() {
@@ -696,12 +743,18 @@ mod tests {
         v
     }
 
+    /// The definitions the walk finds, as the query files name them: a Rust macro without
+    /// its `!`, and without the symbols of `impl` blocks for types from outside the
+    /// repository (no query pattern can tell those types apart).
     fn walked_definitions(language: Language, src: &str) -> Vec<(u32, String)> {
         let facts = extract(language, src.as_bytes()).unwrap();
+        let implementors: Vec<u32> = facts.impls.iter().filter_map(|b| b.implementor).collect();
         facts
             .symbols
             .into_iter()
-            .map(|s| (s.line, s.name))
+            .enumerate()
+            .filter(|(i, _)| !implementors.contains(&(*i as u32)))
+            .map(|(_, s)| (s.line, s.name.trim_end_matches('!').to_string()))
             .collect()
     }
 
@@ -890,7 +943,15 @@ mod tests {
         for (lang, kinds) in [
             (
                 go_language(),
-                &["call_expression", "qualified_type", "comment", "var_spec"][..],
+                &[
+                    "call_expression",
+                    "qualified_type",
+                    "comment",
+                    "var_spec",
+                    "identifier",
+                    "selector_expression",
+                    "keyed_element",
+                ][..],
             ),
             (
                 python_language(),

@@ -41,12 +41,19 @@ const SAME_TYPE: [&str; 11] = [
     "write",
 ];
 
+/// Types every module sees without a `use`: an `impl` for them is outside the repository.
+const PRELUDE: [&str; 5] = ["Box", "Vec", "String", "Option", "Result"];
+
+/// The standard library's crates: a path into them is outside the repository.
+const STD_CRATES: [&str; 3] = ["std", "core", "alloc"];
+
 /// Node kinds the body walk tests on every node, by id (no kind-name lookup per node).
 struct Kinds {
     let_declaration: u16,
     closure_parameters: u16,
     call_expression: u16,
     token_tree: u16,
+    macro_invocation: u16,
 }
 
 fn kinds() -> &'static Kinds {
@@ -59,6 +66,7 @@ fn kinds() -> &'static Kinds {
             closure_parameters: id("closure_parameters"),
             call_expression: id("call_expression"),
             token_tree: id("token_tree"),
+            macro_invocation: id("macro_invocation"),
         }
     })
 }
@@ -206,7 +214,8 @@ impl Extractor<'_> {
                     }
                 }
                 "trait_item" => self.trait_item(item, before, module),
-                "impl_item" => self.impl_item(item, module),
+                "impl_item" => self.impl_item(item, before, module),
+                "macro_definition" => self.macro_definition(item, before, module),
                 _ => {}
             }
         }
@@ -268,19 +277,32 @@ impl Extractor<'_> {
         }
     }
 
-    fn impl_item(&mut self, item: Node<'_>, module: &[String]) {
+    fn impl_item(&mut self, item: Node<'_>, before: &[Node<'_>], module: &[String]) {
         let src = self.src;
         self.block_generics = generics(item, src);
-        let Some(ty) = item
-            .child_by_field_name("type")
-            .and_then(|t| value_type(t, src, None))
-        else {
+        let Some(ty_node) = item.child_by_field_name("type") else {
             return;
         };
         let trait_ = item
             .child_by_field_name("trait")
             .and_then(|t| value_type(t, src, None));
-        let type_name = ty.last().cloned().unwrap_or_default();
+        // A type from outside the repository (`&[u8]`, `Vec<u8>`, `Box<T>`): the block
+        // itself is the implementor, a symbol named by the type as written.
+        let (ty, implementor, type_name) = match self.outside_type(ty_node, item) {
+            Some(written) => {
+                let sym = self.symbol(&written, Kind::Type, item, before, module);
+                self.facts.symbols.push(sym);
+                let at = self.facts.symbols.len() as u32 - 1;
+                (Vec::new(), Some(at), written)
+            }
+            None => {
+                let Some(ty) = value_type(ty_node, src, None) else {
+                    return;
+                };
+                let name = ty.last().cloned().unwrap_or_default();
+                (ty, None, name)
+            }
+        };
         let mut container = module.to_vec();
         container.push(type_name.clone());
         let mut methods = Vec::new();
@@ -302,7 +324,84 @@ impl Extractor<'_> {
             ty,
             trait_,
             methods,
+            implementor,
         });
+    }
+
+    /// The type of an `impl` block as the symbol that implements, when it cannot be a type
+    /// of the repository: not a path once references are removed (a slice, an array, a
+    /// tuple, a primitive, `dyn Trait`), one of the block's type parameters (`&mut T`,
+    /// `T` of a blanket impl), a prelude type (`Box`, `Vec`, `String`, `Option`,
+    /// `Result`), a path into `std`, `core` or `alloc`, or a name the file imports from
+    /// them (`use alloc::collections::VecDeque`). Any other path may name a repository
+    /// type, which the linker looks for (`None` here).
+    fn outside_type(&self, t: Node<'_>, item: Node<'_>) -> Option<String> {
+        let src = self.src;
+        let mut base = t;
+        for _ in 0..super::MAX_NESTING {
+            match base.kind() {
+                "reference_type" | "pointer_type" => {
+                    base = base.child_by_field_name("type")?;
+                }
+                _ => break,
+            }
+        }
+        let from_std = |name: &str| {
+            PRELUDE.contains(&name)
+                || self.facts.imports.iter().any(|i| {
+                    i.local == name
+                        && STD_CRATES.contains(&i.module.split('.').next().unwrap_or(""))
+                })
+        };
+        let outside = match base.kind() {
+            "type_identifier" => {
+                let name = text(base, src);
+                self.block_generics.contains_key(name) || from_std(name)
+            }
+            "scoped_type_identifier" | "generic_type" => {
+                let p = path_segments(base, src);
+                match p.as_slice() {
+                    [one] => self.block_generics.contains_key(one) || from_std(one),
+                    [first, ..] => STD_CRATES.contains(&first.as_str()),
+                    [] => false,
+                }
+            }
+            _ => true,
+        };
+        if !outside {
+            return None;
+        }
+        // A blanket `impl<T: Display> ToString for T`: named by its parameter's bounds.
+        if base == t
+            && base.kind() == "type_identifier"
+            && let Some(bounded) = param_bounds(item, text(base, src), src)
+        {
+            return Some(bounded);
+        }
+        Some(type_text(t, src))
+    }
+
+    /// `macro_rules! name { … }`: a function named `name!` whose calls are those written
+    /// in its rules' expansions (the grammar leaves them as tokens).
+    fn macro_definition(&mut self, item: Node<'_>, before: &[Node<'_>], module: &[String]) {
+        let src = self.src;
+        let Some(name) = item.child_by_field_name("name") else {
+            return;
+        };
+        let mut sym = self.symbol(
+            &format!("{}!", text(name, src)),
+            Kind::Function,
+            item,
+            before,
+            module,
+        );
+        let scope = HashMap::new();
+        for rule in named_children(item) {
+            if let Some(right) = rule.child_by_field_name("right") {
+                macro_calls(right, src, &scope, None, &mut sym.calls, 0);
+            }
+        }
+        self.facts.symbols.push(sym);
     }
 
     /// `use` trees, flattened into one import per name (`use a::{b, c::d as e}`).
@@ -447,6 +546,27 @@ impl Extractor<'_> {
                             });
                         }
                     }
+                    // `name!(…)`: a call of the macro `name!`, if the repository
+                    // defines it (`vec!` and `format!` find nothing).
+                    id if id == k.macro_invocation => {
+                        if let Some(m) = n.child_by_field_name("macro") {
+                            let mut path = path_segments(m, src);
+                            if let Some(first) = path.first_mut()
+                                && first == "$crate"
+                            {
+                                *first = "crate".to_string();
+                            }
+                            if let Some(last) = path.last_mut()
+                                && !last.starts_with('$')
+                            {
+                                last.push('!');
+                                calls.push(RawCall {
+                                    line: line_of(n),
+                                    target: CallTarget::Path(path),
+                                });
+                            }
+                        }
+                    }
                     id if id == k.token_tree => {
                         macro_calls(n, src, &scope, owner, &mut calls, 0);
                         return false;
@@ -523,6 +643,62 @@ fn path_segments(n: Node<'_>, src: &str) -> Vec<String> {
     }
     rev.reverse();
     rev
+}
+
+/// A type as written, on one line and without lifetimes: `&'a mut [u8]` → `&mut [u8]`,
+/// `std::io::Cursor<T>`.
+fn type_text(t: Node<'_>, src: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text(t, src).chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            // A lifetime, with the space or comma after it.
+            while chars
+                .next_if(|c| c.is_alphanumeric() || *c == '_')
+                .is_some()
+            {}
+            while chars.next_if(|c| c.is_whitespace() || *c == ',').is_some() {}
+        } else if c.is_whitespace() {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.replace("<>", "")
+        .replace(", >", ">")
+        .replace("< ", "<")
+        .trim()
+        .to_string()
+}
+
+/// `T: Display` for a type parameter with bounds (in its `<…>` or the `where` clause).
+fn param_bounds(item: Node<'_>, name: &str, src: &str) -> Option<String> {
+    if let Some(tp) = item.child_by_field_name("type_parameters") {
+        for p in named_children(tp) {
+            if p.kind() == "type_parameter"
+                && p.child_by_field_name("name")
+                    .is_some_and(|n| text(n, src) == name)
+                && p.child_by_field_name("bounds").is_some()
+            {
+                return Some(type_text(p, src));
+            }
+        }
+    }
+    for c in named_children(item) {
+        if c.kind() != "where_clause" {
+            continue;
+        }
+        for w in named_children(c) {
+            if w.child_by_field_name("left")
+                .is_some_and(|l| text(l, src) == name)
+            {
+                return Some(type_text(w, src));
+            }
+        }
+    }
+    None
 }
 
 /// Replaces a leading `Self` with the `impl` block's type.
@@ -756,6 +932,10 @@ fn macro_calls(
             if name.kind() != "identifier" {
                 continue;
             }
+            // `fn name(…)` in a macro's expansion defines, it does not call.
+            if i >= 2 && toks[i - 2].kind() == "fn" {
+                continue;
+            }
             let name_s = text(name, src).to_string();
             // Walk back over `a::b::` or `recv.`.
             let before = |k: usize| (k < toks.len()).then(|| text(toks[k], src));
@@ -874,6 +1054,9 @@ mod tests {
                     fields: vec!["inner".to_string()],
                     name: "go".to_string()
                 },
+                // The macro (a call of the repository's `assert_eq!`, if it had one),
+                // then the calls in its arguments.
+                p(&["assert_eq!"]),
                 p(&["helper"]),
                 p(&["S", "new"]),
                 CallTarget::Member {
@@ -896,6 +1079,76 @@ mod tests {
     }
 
     #[test]
+    fn impls_for_types_from_outside_are_their_own_implementors() {
+        let src = "use alloc::collections::VecDeque;\nstruct Local;\n\
+                   impl<'a> Buf for &'a mut [core::mem::MaybeUninit<u8>] { fn a(&self) {} }\n\
+                   impl<T: AsRef<[u8]>> Buf for std::io::Cursor<T> {}\n\
+                   impl Buf for VecDeque<u8> {}\nimpl BufMut for Vec<u8> {}\n\
+                   impl<T> Shown for T where T: Display {}\nimpl<'a> Buf for &'a Local {}\n\
+                   impl Buf for Other {}\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let blocks: Vec<(Option<&str>, Vec<String>, u32)> = facts
+            .impls
+            .iter()
+            .map(|b| {
+                let name = b
+                    .implementor
+                    .map(|i| facts.symbols[i as usize].name.as_str());
+                (name, b.ty.clone(), b.line)
+            })
+            .collect();
+        let ty = |n: &str| vec![n.to_string()];
+        assert_eq!(
+            blocks,
+            [
+                (Some("&mut [core::mem::MaybeUninit<u8>]"), vec![], 3),
+                (Some("std::io::Cursor<T>"), vec![], 4),
+                (Some("VecDeque<u8>"), vec![], 5),
+                (Some("Vec<u8>"), vec![], 6),
+                (Some("T: Display"), vec![], 7),
+                (None, ty("Local"), 8),
+                (None, ty("Other"), 9),
+            ]
+        );
+        let a = facts.symbols.iter().find(|s| s.name == "a").unwrap();
+        assert_eq!(a.container, ["&mut [core::mem::MaybeUninit<u8>]"]);
+        let first = &facts.symbols[facts.impls[0].implementor.unwrap() as usize];
+        assert_eq!((first.kind, first.line), (Kind::Type, 3));
+    }
+
+    #[test]
+    fn macros_are_functions_named_with_their_bang() {
+        let src = "macro_rules! get {\n    ($t:ident) => {{ check($t.len()); }};\n\
+                   () => { fn remaining(&self) -> usize { 0 } };\n}\n\
+                   fn f(x: &[u8]) { get!(x); vec![1]; $crate::other!(); }\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let m = &facts.symbols[0];
+        assert_eq!(
+            (m.name.as_str(), m.kind, m.line),
+            ("get!", Kind::Function, 1)
+        );
+        // `fn remaining(` in an expansion defines a method, it calls nothing.
+        let p = |s: &[&str]| CallTarget::Path(s.iter().map(|x| x.to_string()).collect());
+        let targets = |s: &RawSymbol| -> Vec<(u32, CallTarget)> {
+            s.calls.iter().map(|c| (c.line, c.target.clone())).collect()
+        };
+        let len = CallTarget::Member {
+            base: Recv::Unknown,
+            fields: vec![],
+            name: "len".to_string(),
+        };
+        assert_eq!(targets(m), [(2, len), (2, p(&["check"]))]);
+        assert_eq!(
+            targets(&facts.symbols[1]),
+            [
+                (5, p(&["get!"])),
+                (5, p(&["vec!"])),
+                (5, p(&["crate", "other!"]))
+            ]
+        );
+    }
+
+    #[test]
     fn walk_kinds_exist_in_the_grammar() {
         let k = kinds();
         for id in [
@@ -903,6 +1156,7 @@ mod tests {
             k.closure_parameters,
             k.call_expression,
             k.token_tree,
+            k.macro_invocation,
         ] {
             assert_ne!(id, 0);
         }

@@ -117,6 +117,55 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
     facts
 }
 
+/// `src` with a `;` written before each generic call or construct signature that starts a
+/// line of an interface or object type after a member with no separator, or `None` if
+/// there is none:
+///
+/// ```text
+/// interface IActionFactory {
+///     <T>(fn: T): T
+///     <T>(name: string, fn: T): T     // parsed as `T<T>(…)`: the rest of the file is lost
+/// }
+/// ```
+///
+/// TypeScript reads the newline as the separator; tree-sitter-typescript 0.23 reads `T <T
+/// …>` as type arguments and gives up on the whole file (mobx's `api/action.ts` kept none
+/// of its definitions). The `;` replaces the indentation's last character, so every line
+/// and column before it stays where it was. The extractor parses the file again with it
+/// only when the first parse had errors, and keeps that parse only when it has fewer.
+pub(super) fn separate_call_signatures(src: &str) -> Option<String> {
+    let mut out = String::with_capacity(src.len());
+    let mut prev_code = "";
+    let mut changed = false;
+    for line in src.split_inclusive('\n') {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        let ends_member = prev_code
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | ')' | ']' | '>' | '}'))
+            && !prev_code.ends_with("=>");
+        let last_space = line[..indent].char_indices().last();
+        if let Some((at, c)) = last_space
+            && body.starts_with('<')
+            && ends_member
+        {
+            out.push_str(&line[..at]);
+            // As many bytes as the character it replaces.
+            out.push_str(&";".repeat(c.len_utf8()));
+            out.push_str(body);
+            changed = true;
+        } else {
+            out.push_str(line);
+        }
+        let code = body.trim_end();
+        if !code.is_empty() && !code.starts_with("//") && !code.starts_with(['*', '/']) {
+            prev_code = code;
+        }
+    }
+    changed.then_some(out)
+}
+
 /// The name of a declaration node (`name` field), if it is a plain identifier.
 fn name_of<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
     let n = node.child_by_field_name("name")?;

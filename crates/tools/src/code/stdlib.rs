@@ -1,0 +1,192 @@
+//! Go's well-known standard-library interfaces, by their method names: the one table the
+//! graph keeps of code it does not index.
+//!
+//! "Which types implement sort.Interface" names an interface the repository does not
+//! define, so the graph has no symbol to follow `implements` edges into. Go's interfaces
+//! are structural, though: a type implements `sort.Interface` when its method set has
+//! `Len`, `Less` and `Swap`, wherever the interface is declared. So `implementations` of a
+//! name in this table matches each Go type's methods against the standard library's
+//! definition (`query::method_set_matches`), and says it did. Method names are compared,
+//! not signatures (the extractor records neither parameter counts nor types), as for the
+//! repository's own interfaces.
+//!
+//! The table lists interfaces a question names and a type implements on purpose; ones
+//! every value satisfies in practice or that nobody implements outside the standard
+//! library (`context.Context`, `reflect.Type`) are left out. Embedded interfaces are
+//! written out (`io.ReadCloser` is `Read`, `Close`).
+
+/// A standard-library interface: its package's import path, its name and its methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StdInterface {
+    /// The import path (`sort`, `net/http`); empty for the predeclared `error`.
+    pub package: &'static str,
+    /// The interface's name (`Interface`, `Handler`).
+    pub name: &'static str,
+    /// Its method set, embedded interfaces written out.
+    pub methods: &'static [&'static str],
+}
+
+impl StdInterface {
+    /// The name as Go code writes it: `sort.Interface`, `http.Handler`, `error`.
+    pub fn written(&self) -> String {
+        match self.package.rsplit('/').next() {
+            Some(p) if !p.is_empty() => format!("{p}.{}", self.name),
+            _ => self.name.to_string(),
+        }
+    }
+}
+
+const fn iface(
+    package: &'static str,
+    name: &'static str,
+    methods: &'static [&'static str],
+) -> StdInterface {
+    StdInterface {
+        package,
+        name,
+        methods,
+    }
+}
+
+/// The table.
+pub const INTERFACES: &[StdInterface] = &[
+    iface("", "error", &["Error"]),
+    iface("sort", "Interface", &["Len", "Less", "Swap"]),
+    iface(
+        "container/heap",
+        "Interface",
+        &["Len", "Less", "Swap", "Push", "Pop"],
+    ),
+    iface("fmt", "Stringer", &["String"]),
+    iface("fmt", "GoStringer", &["GoString"]),
+    iface("fmt", "Formatter", &["Format"]),
+    iface("io", "Reader", &["Read"]),
+    iface("io", "Writer", &["Write"]),
+    iface("io", "Closer", &["Close"]),
+    iface("io", "Seeker", &["Seek"]),
+    iface("io", "ReadWriter", &["Read", "Write"]),
+    iface("io", "ReadCloser", &["Read", "Close"]),
+    iface("io", "WriteCloser", &["Write", "Close"]),
+    iface("io", "ReadWriteCloser", &["Read", "Write", "Close"]),
+    iface("io", "ReadSeeker", &["Read", "Seek"]),
+    iface("io", "ReaderAt", &["ReadAt"]),
+    iface("io", "WriterAt", &["WriteAt"]),
+    iface("io", "ReaderFrom", &["ReadFrom"]),
+    iface("io", "WriterTo", &["WriteTo"]),
+    iface("io", "ByteReader", &["ReadByte"]),
+    iface("io", "ByteWriter", &["WriteByte"]),
+    iface("io", "RuneReader", &["ReadRune"]),
+    iface("io", "StringWriter", &["WriteString"]),
+    iface("io/fs", "FS", &["Open"]),
+    iface("io/fs", "File", &["Stat", "Read", "Close"]),
+    iface(
+        "io/fs",
+        "FileInfo",
+        &["Name", "Size", "Mode", "ModTime", "IsDir", "Sys"],
+    ),
+    iface("net/http", "Handler", &["ServeHTTP"]),
+    iface("net/http", "RoundTripper", &["RoundTrip"]),
+    iface(
+        "net/http",
+        "ResponseWriter",
+        &["Header", "Write", "WriteHeader"],
+    ),
+    iface("net/http", "Flusher", &["Flush"]),
+    iface("net/http", "Hijacker", &["Hijack"]),
+    iface("net", "Error", &["Error", "Timeout", "Temporary"]),
+    iface(
+        "net",
+        "Conn",
+        &[
+            "Read",
+            "Write",
+            "Close",
+            "LocalAddr",
+            "RemoteAddr",
+            "SetDeadline",
+            "SetReadDeadline",
+            "SetWriteDeadline",
+        ],
+    ),
+    iface("net", "Addr", &["Network", "String"]),
+    iface("encoding", "TextMarshaler", &["MarshalText"]),
+    iface("encoding", "TextUnmarshaler", &["UnmarshalText"]),
+    iface("encoding", "BinaryMarshaler", &["MarshalBinary"]),
+    iface("encoding", "BinaryUnmarshaler", &["UnmarshalBinary"]),
+    iface("encoding/json", "Marshaler", &["MarshalJSON"]),
+    iface("encoding/json", "Unmarshaler", &["UnmarshalJSON"]),
+    iface("encoding/xml", "Marshaler", &["MarshalXML"]),
+    iface("encoding/xml", "Unmarshaler", &["UnmarshalXML"]),
+    iface("encoding/gob", "GobEncoder", &["GobEncode"]),
+    iface("encoding/gob", "GobDecoder", &["GobDecode"]),
+    iface("database/sql", "Scanner", &["Scan"]),
+    iface("database/sql/driver", "Valuer", &["Value"]),
+    iface("flag", "Value", &["String", "Set"]),
+    iface("flag", "Getter", &["String", "Set", "Get"]),
+    iface("sync", "Locker", &["Lock", "Unlock"]),
+    iface("os", "Signal", &["String", "Signal"]),
+    iface(
+        "hash",
+        "Hash",
+        &["Write", "Sum", "Reset", "Size", "BlockSize"],
+    ),
+    iface("image", "Image", &["ColorModel", "Bounds", "At"]),
+    iface(
+        "log/slog",
+        "Handler",
+        &["Enabled", "Handle", "WithAttrs", "WithGroup"],
+    ),
+    iface("log/slog", "LogValuer", &["LogValue"]),
+];
+
+/// The interface a `symbol` argument names: `sort.Interface`, `heap.Interface`,
+/// `net/http.Handler` (the package's last element or its whole import path, then the
+/// name), or `error`. A bare name other than `error` names none: `Interface` or `Handler`
+/// alone could be anything.
+pub fn lookup(symbol: &str) -> Option<&'static StdInterface> {
+    let s = symbol.trim().trim_end_matches("()");
+    INTERFACES.iter().find(|i| {
+        if i.package.is_empty() {
+            return s == i.name;
+        }
+        let Some((pkg, name)) = s.rsplit_once('.') else {
+            return false;
+        };
+        name == i.name && (pkg == i.package || Some(pkg) == i.package.rsplit('/').next())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_written_or_by_import_path() {
+        assert_eq!(
+            lookup("sort.Interface").map(|i| i.methods),
+            Some(&["Len", "Less", "Swap"][..])
+        );
+        assert_eq!(
+            lookup("heap.Interface").map(|i| i.package),
+            Some("container/heap")
+        );
+        assert_eq!(
+            lookup("net/http.Handler").map(|i| i.written()),
+            Some("http.Handler".to_string())
+        );
+        assert_eq!(
+            lookup("error").map(|i| i.written()),
+            Some("error".to_string())
+        );
+        assert_eq!(lookup("Interface"), None);
+        assert_eq!(lookup("mypkg.Reader"), None);
+    }
+
+    #[test]
+    fn every_entry_is_found_by_its_written_name() {
+        for i in INTERFACES {
+            assert!(!i.methods.is_empty(), "{}", i.written());
+            assert_eq!(lookup(&i.written()).map(|f| f.package), Some(i.package));
+        }
+    }
+}
