@@ -148,6 +148,39 @@ impl LocalPolicy {
                 return Vec::new();
             }
         }
+        // The function whose body does what the question asks, in each of the best files
+        // (see [`body`]): cited first, beside the symbols whose names match.
+        let phrases = body::quoted(&query.raw);
+        let names = body::code_names(&query.raw);
+        let bodies: Vec<Vec<usize>> = ranked
+            .iter()
+            .enumerate()
+            .map(|(rank, r)| {
+                if rank >= body::FILES {
+                    return Vec::new();
+                }
+                let path = &corpus.files[r.file];
+                let text = match contents.get(path) {
+                    Some(t) => Some(t.clone()),
+                    None => read_small(&root, path),
+                };
+                let Some(text) = text else {
+                    return Vec::new();
+                };
+                let all = body::rank_bodies(
+                    &idx,
+                    r.file,
+                    &text,
+                    &body::Question {
+                        terms: &query.terms,
+                        weights: &weights,
+                        phrases: &phrases,
+                        names: &names,
+                    },
+                );
+                body::chosen(&all, rank == 0)
+            })
+            .collect();
         // The symbol to follow through the call graph (see below), cited in the top file.
         let callable =
             |si: &&usize| matches!(corpus.symbols[**si].kind.as_str(), "function" | "method");
@@ -163,7 +196,7 @@ impl LocalPolicy {
                     .copied()
             }
         });
-        let mut calls = Vec::new();
+        let mut plans: Vec<Plan> = Vec::new();
         for (rank, r) in ranked.iter().enumerate() {
             let path = corpus.files[r.file].clone();
             let mut cites: Vec<Cite> = r
@@ -234,16 +267,56 @@ impl LocalPolicy {
                     .count()
                     * 2
                     > r.symbols.len().min(3);
-            // One read per stretch of nearby citations: a single window over citations
-            // 300 lines apart would be cut, and the cut-off ones (often the function
-            // that does it) dropped.
+            // The best body match goes first (the answer names a file's first citation),
+            // the others after the names. One already cited by name only moves to the
+            // front (it costs no read).
+            let mut body = Vec::new();
+            let mut body_first = false;
+            for (k, &si) in bodies.get(rank).into_iter().flatten().enumerate() {
+                let c = cite_of(&corpus.symbols[si]);
+                match cites.iter().position(|x| x.line == c.line) {
+                    Some(at) if k == 0 => {
+                        let c = cites.remove(at);
+                        cites.insert(0, c);
+                    }
+                    Some(_) => {}
+                    None => {
+                        body_first |= k == 0;
+                        body.push(c);
+                    }
+                }
+            }
+            plans.push(Plan {
+                rank,
+                path,
+                cites,
+                body,
+                body_first,
+                matched: r.matched.clone(),
+                types,
+            });
+        }
+        // One read per stretch of nearby citations: a single window over citations 300
+        // lines apart would be cut, and the cut-off ones (often the function that does
+        // it) dropped. Body matches must not push other calls past the turn's limit.
+        fit_reads(&mut plans, usize::from(pick.is_some()));
+        let mut calls = Vec::new();
+        for Plan {
+            rank,
+            path,
+            cites,
+            matched,
+            types,
+            ..
+        } in plans
+        {
             for group in clusters(cites) {
                 let (start, num) = window(&group);
                 let file = ConceptFile {
                     path: path.clone(),
                     rank,
                     cites: group,
-                    matched: r.matched.clone(),
+                    matched: matched.clone(),
                     types,
                 };
                 let args = json!({"file": path, "start_line": start, "num_lines": num});
@@ -399,6 +472,127 @@ impl LocalPolicy {
                 target: Some(terms),
             });
         }
+    }
+}
+
+/// What one file of a concept answer cites, before its reads are planned.
+struct Plan {
+    rank: usize,
+    path: String,
+    /// Best first.
+    cites: Vec<Cite>,
+    /// The functions whose bodies do what the question asks (see [`body`]), best first,
+    /// those not already cited by name; [`fit_reads`] puts the best first in `cites` and
+    /// the others last.
+    body: Vec<Cite>,
+    /// `body[0]` is the best body match (not an extra one): it goes first.
+    body_first: bool,
+    matched: Vec<String>,
+    types: bool,
+}
+
+/// Places each plan's body match first in its citations, keeping the turn's reads (one
+/// per [`clusters`] group, in plan order, then `after` more calls) within what the loop
+/// runs: it refuses calls past [`crate::run::MAX_CALLS_PER_TURN`], the last ones first.
+///
+/// A body match far from a file's other citations needs a read of its own, which would
+/// push the last file's read (or the call-graph step) past the limit. So: reads the
+/// loop would refuse anyway are dropped first (as before, nothing past the limit is
+/// read); then, when a body match's read does not fit, a lower file's second and later
+/// stretches give way (those not holding its best citation), from the last file up,
+/// never the top file's; then body matches, from the last file up. Every file that
+/// would have been read still is.
+fn fit_reads(plans: &mut Vec<Plan>, after: usize) {
+    let max = crate::run::MAX_CALLS_PER_TURN;
+    let reads =
+        |plans: &[Plan]| -> usize { plans.iter().map(|p| clusters(p.cites.clone()).len()).sum() };
+    // What the loop would run without body matches: groups past `max` are refused.
+    let mut seen = 0;
+    let mut keep = plans.len();
+    for (i, p) in plans.iter_mut().enumerate() {
+        let groups = clusters(std::mem::take(&mut p.cites));
+        let live = groups.len().min(max.saturating_sub(seen));
+        seen += live;
+        if live == 0 {
+            keep = keep.min(i);
+        }
+        // Still best first: the best citation's group comes first, and leads it.
+        p.cites = groups.into_iter().take(live).flatten().collect();
+    }
+    plans.truncate(keep);
+    let limit = (max - after).max(reads(plans)).min(max);
+    // What gives way, least useful first: a lower file's other stretches, a lower
+    // file's body match, the top file's other stretches, the top file's best citation
+    // by name (its body match is the answer), the top file's body match.
+    let lead: Vec<Option<u32>> = plans
+        .iter()
+        .map(|p| p.cites.first().map(|c| c.line))
+        .collect();
+    for p in plans.iter_mut() {
+        for (k, c) in p.body.iter().enumerate() {
+            if k == 0 && p.body_first {
+                p.cites.insert(0, c.clone());
+            } else {
+                p.cites.push(c.clone());
+            }
+        }
+    }
+    // (for the top file?, what gives way)
+    let steps = [
+        (false, Give::Other),
+        (false, Give::Body),
+        (true, Give::Other),
+        (true, Give::Lead),
+        (true, Give::Body),
+    ];
+    for (top, give) in steps {
+        for i in (0..plans.len()).rev().filter(|&i| (i == 0) == top) {
+            while reads(plans) > limit {
+                let p = &mut plans[i];
+                let body: Vec<u32> = p.body.iter().map(|c| c.line).collect();
+                let gone: Vec<u32> = match give {
+                    // The weakest body match first.
+                    Give::Body => match p.body.pop() {
+                        Some(b) => vec![b.line],
+                        None => break,
+                    },
+                    Give::Other | Give::Lead => {
+                        let keep = |c: &Cite| {
+                            body.contains(&c.line)
+                                || (Some(c.line) == lead[i]
+                                    && (give == Give::Other || body.is_empty()))
+                        };
+                        let groups = clusters(p.cites.clone());
+                        match groups.iter().rev().find(|g| !g.iter().any(keep)) {
+                            Some(g) => g.iter().map(|c| c.line).collect(),
+                            None => break,
+                        }
+                    }
+                };
+                p.cites.retain(|c| !gone.contains(&c.line));
+            }
+        }
+    }
+}
+
+/// What [`fit_reads`] drops from a file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Give {
+    /// Stretches holding neither its body match nor its best citation by name.
+    Other,
+    /// Its body match.
+    Body,
+    /// The stretch of its best citation by name, when it has a body match.
+    Lead,
+}
+
+/// The citation of a symbol's whole range.
+fn cite_of(s: &rank::SymbolInfo) -> Cite {
+    Cite {
+        line: s.line,
+        end_line: s.end_line.max(s.line),
+        symbol: Some(s.display.clone()),
+        kind: Some(s.kind.clone()),
     }
 }
 
@@ -574,5 +768,79 @@ mod tests {
             .map(|g| window(g))
             .collect();
         assert_eq!(windows, vec![(59, 3), (373, 18)]);
+    }
+
+    fn plan(rank: usize, cites: Vec<Cite>, body: Vec<Cite>) -> Plan {
+        Plan {
+            rank,
+            path: format!("f{rank}.go"),
+            cites,
+            body_first: !body.is_empty(),
+            body,
+            matched: Vec::new(),
+            types: false,
+        }
+    }
+
+    fn lines_of(plans: &[Plan]) -> Vec<Vec<u32>> {
+        plans
+            .iter()
+            .map(|p| p.cites.iter().map(|c| c.line).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_body_match_fits_the_turn_without_costing_a_file() {
+        // Seven files, one read each, plus the call-graph step: the turn is full. The top
+        // file's body match (line 526, far from its names) needs a read: a lower file's
+        // second stretch gives way first.
+        let mut plans: Vec<Plan> = (0..7)
+            .map(|r| plan(r, vec![cite(45, 56)], Vec::new()))
+            .collect();
+        plans[0].body = vec![cite(526, 554)];
+        plans[0].body_first = true;
+        plans[5].cites.push(cite(900, 910));
+        fit_reads(&mut plans, 1);
+        let lines = lines_of(&plans);
+        assert_eq!(plans.len(), 7);
+        assert_eq!(lines[0], vec![526, 45]);
+        assert_eq!(lines[5], vec![45]);
+        // Nothing else to give: the top file's names give way to its body match.
+        let mut plans: Vec<Plan> = (0..7)
+            .map(|r| plan(r, vec![cite(45, 56)], Vec::new()))
+            .collect();
+        plans[0].body = vec![cite(526, 554)];
+        plans[0].body_first = true;
+        fit_reads(&mut plans, 1);
+        assert_eq!(plans.len(), 7);
+        assert_eq!(lines_of(&plans)[0], vec![526]);
+        // A lower file's body match gives way before the top file's names.
+        let mut plans: Vec<Plan> = (0..7)
+            .map(|r| plan(r, vec![cite(45, 56)], Vec::new()))
+            .collect();
+        plans[2].body = vec![cite(526, 554)];
+        plans[2].body_first = true;
+        fit_reads(&mut plans, 1);
+        assert_eq!(lines_of(&plans)[0], vec![45]);
+        assert_eq!(lines_of(&plans)[2], vec![45]);
+    }
+
+    #[test]
+    fn reads_the_loop_would_refuse_are_dropped_before_bodies_are_placed() {
+        // Nine files: the last two would never be read (8 calls a turn); a body match in
+        // the top file must not push the eighth out.
+        let mut plans: Vec<Plan> = (0..9)
+            .map(|r| plan(r, vec![cite(10, 20)], Vec::new()))
+            .collect();
+        plans[0].body = vec![cite(700, 720)];
+        plans[0].body_first = true;
+        plans[3].cites.push(cite(600, 610));
+        fit_reads(&mut plans, 1);
+        assert_eq!(plans.len(), 7);
+        let lines = lines_of(&plans);
+        assert_eq!(lines[0], vec![700, 10]);
+        assert_eq!(lines[3], vec![10]);
+        let reads: usize = plans.iter().map(|p| clusters(p.cites.clone()).len()).sum();
+        assert_eq!(reads, 8);
     }
 }

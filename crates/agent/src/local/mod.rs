@@ -26,6 +26,7 @@
 //! and the typed `code` answers), `search` (text search), `concept` (ranking and the
 //! reads that back it) and `writer` (grouping, roles and the answer's prose).
 
+mod body;
 pub mod classify;
 mod concept;
 pub mod corpus;

@@ -1,0 +1,661 @@
+//! Which function does what the question asks: scoring the *bodies* of a file's functions.
+//!
+//! A concept answer picks files by their names, symbols and docs, then cites each file's
+//! symbols whose *names or docs* match ([`super::rank::LexIndex::symbol_score`]). A
+//! behaviour question ("how does the sampler decide which entries to drop", "where does
+//! the parser report \"Key has already been defined\"") is answered by a function whose
+//! name says nothing of it (`sampler.Check`, `parser.setValue`) and that often has no doc
+//! at all: what it does is in its body (`s.hook(ent, LogDropped)`, the `panicf` with the
+//! message). Name matching alone cites the types and constructors around it instead.
+//!
+//! So each function and method of a chosen file is scored as a small document of its own:
+//! BM25 over the words of its lines (identifiers split and stemmed as everywhere,
+//! [`text::index_terms`]), with the question's term weights and synonyms, the lexical
+//! index's idf, and length normalised against the file's other functions, so a 200-line
+//! function does not win by size. Two things the code spells differently from a question
+//! are read too:
+//!
+//! - a message the question quotes is looked up as a phrase (runs of three of its words,
+//!   so a format string's `'%s'` between them does not hide it); a quoted message found in
+//!   a body is the strongest signal a question can give;
+//! - escapes name characters a question says in words: `'\n'` is a newline, `'"'` and
+//!   `\"` a quote, `'\t'` a tab.
+
+use super::rank::LexIndex;
+use super::text;
+
+/// BM25's saturation constant, as for files.
+const K1: f64 = 1.2;
+/// Length normalisation: most of a long body's matches are incidental.
+const B: f64 = 0.75;
+/// How much a quoted message found in a body adds, per idf of its words (fully found).
+/// Far above what the same words score one by one: the question named the exact text.
+const PHRASE_WEIGHT: f64 = 3.0;
+/// How much a name the question writes as code counts when a body spells it, per idf
+/// of its words (saturated like a term).
+const NAME_WEIGHT: f64 = 1.0;
+/// A body must match this many distinct full-weight question terms (or a quoted phrase)
+/// to be cited for its body: one shared word is a coincidence, not what the question asks.
+pub const MIN_TERMS: usize = 2;
+
+/// A function whose body matches the question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyMatch {
+    /// Index of the symbol in the corpus.
+    pub symbol: usize,
+    /// Its BM25 score (plus the phrase bonus).
+    pub score: f64,
+    /// Distinct question terms its body holds (weighted ones count by weight, rounded
+    /// down by [`BodyMatch::strong`]).
+    pub terms: f64,
+    /// A quoted phrase of the question was found in it.
+    pub phrase: bool,
+}
+
+impl BodyMatch {
+    /// Worth citing for its body: a quoted phrase, or enough distinct question terms.
+    pub fn strong(&self) -> bool {
+        self.phrase || self.terms >= MIN_TERMS as f64
+    }
+}
+
+/// The quoted parts of a question: text between double quotes (straight or curly), or
+/// between single quotes that open after a space and close before one (not the
+/// apostrophe of "zap's"). Only quotes of at least two words count as phrases.
+pub fn quoted(question: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = question.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let close = match c {
+            '"' => Some('"'),
+            '\u{201c}' => Some('\u{201d}'),
+            '\'' if i == 0 || !chars[i - 1].is_alphanumeric() => Some('\''),
+            _ => None,
+        };
+        if let Some(close) = close
+            && let Some(len) = chars[i + 1..].iter().position(|&x| {
+                x == close || (close == '"' && x == '\u{201d}') || (close == '\u{201d}' && x == '"')
+            })
+        {
+            let end = i + 1 + len;
+            let after_ok = close != '\'' || chars.get(end + 1).is_none_or(|x| !x.is_alphanumeric());
+            if after_ok {
+                let inner: String = chars[i + 1..end].iter().collect();
+                // A message has spaces; 'foo.bar' is an example value, not a phrase.
+                if inner.split_whitespace().count() >= 2 && phrase_words(&inner).len() >= 2 {
+                    out.push(inner);
+                }
+                i = end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The names a question writes as code: `time.Duration`, `pre_load`, `ReportCaller`,
+/// `RAISE`, `Key::get` (dotted, snake_case, camelCase or CamelCase with two humps,
+/// SCREAMING_CASE, qualified), backticks and trailing punctuation stripped. A body that
+/// spells one exactly is about it: the question quoted the code.
+pub fn code_names(question: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for raw in question.split_whitespace() {
+        let w = raw.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+        let inner = |c: char| w.trim_matches('_').contains(c);
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+        let humps = w
+            .chars()
+            .zip(w.chars().skip(1))
+            .filter(|(a, b)| a.is_lowercase() && b.is_uppercase())
+            .count();
+        let shaped = (w.contains('.') && !w.ends_with('.'))
+            || inner('_')
+            || w.contains("::")
+            || humps >= 1
+            || (letters >= 3 && w.chars().all(|c| c.is_uppercase() || c == '_'));
+        let all_alnum = w
+            .split(['.', ':'])
+            .all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'));
+        if shaped && all_alnum && letters >= 3 && !out.iter().any(|x| x == w) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
+/// How often `name` occurs in `text` as a whole name (not inside a longer identifier).
+fn name_count(text: &str, name: &str) -> usize {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name)
+        .filter(|(at, _)| {
+            let before = text[..*at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(ident) && !after.is_some_and(ident)
+        })
+        .count()
+}
+
+/// The words a phrase is matched by: lower-cased runs of letters and digits, without
+/// one-character ones (the `s` of a `'%s'` placeholder, "a").
+fn phrase_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() > 1)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The share of a phrase's word trigrams (its words, when it has fewer than three) that
+/// occur in `words`, in order.
+fn phrase_share(phrase: &[String], words: &[String]) -> f64 {
+    let n = phrase.len().min(3);
+    if n == 0 || words.len() < n {
+        return 0.0;
+    }
+    let grams: Vec<&[String]> = phrase.windows(n).collect();
+    let found = grams
+        .iter()
+        .filter(|g| words.windows(n).any(|w| w == **g))
+        .count();
+    found as f64 / grams.len() as f64
+}
+
+/// The words escapes spell: a question says "newlines" and "quotes" where the code
+/// writes `'\n'` and `'"'`. Each escape found in `line` adds its word's stem.
+fn escape_terms(line: &str, out: &mut Vec<String>) {
+    const NAMED: [(&str, &str); 8] = [
+        ("\\n", "newline"),
+        ("\\r", "carriage"),
+        ("\\t", "tab"),
+        ("\\\"", "quote"),
+        ("'\"'", "quote"),
+        ("\\'", "quote"),
+        ("\\\\", "backslash"),
+        ("\\0", "null"),
+    ];
+    for (written, word) in NAMED {
+        let n = line.matches(written).count();
+        if n > 0 {
+            let t = text::stem(word);
+            out.extend(std::iter::repeat_n(t, n));
+        }
+    }
+}
+
+/// What of the question bodies are matched against.
+#[derive(Debug, Clone, Copy)]
+pub struct Question<'a> {
+    /// Its stemmed content terms ([`text::query_terms_weighted`]).
+    pub terms: &'a [String],
+    /// Their weights (a missing one counts 1).
+    pub weights: &'a [f64],
+    /// Its quoted messages ([`quoted`]).
+    pub phrases: &'a [String],
+    /// The names it writes as code ([`code_names`]).
+    pub names: &'a [String],
+}
+
+/// How many of the best files have their bodies scored and cited.
+pub const FILES: usize = 3;
+
+/// A runner-up in the top file is cited too when it scores at least this share of the
+/// best: the scorer cannot tell them apart (0.6 to 0.75 choose the same on every suite).
+const RUNNER_UP: f64 = 0.7;
+
+/// The bodies to cite from a file's ranking ([`rank_bodies`]): the best strong one; in the
+/// top file also a runner-up nearly as good ([`RUNNER_UP`]) and the body covering more of
+/// the question's terms than the best when there is one (BM25 favours a rare word; the
+/// question may be answered by the function that does all of it: `getOptions` parses the
+/// `omitempty` tag, `eStruct` is where it skips the field).
+pub fn chosen(ranked: &[BodyMatch], top: bool) -> Vec<usize> {
+    let strong: Vec<&BodyMatch> = ranked.iter().filter(|m| m.strong()).collect();
+    let Some(best) = strong.first() else {
+        return Vec::new();
+    };
+    let mut out = vec![best.symbol];
+    if top {
+        if let Some(m) = strong.get(1).filter(|m| m.score >= RUNNER_UP * best.score) {
+            out.push(m.symbol);
+        }
+        let widest = strong
+            .iter()
+            .skip(1)
+            .filter(|m| m.terms > best.terms)
+            .max_by(|a, b| {
+                a.terms
+                    .total_cmp(&b.terms)
+                    .then(b.score.total_cmp(&a.score))
+            });
+        if let Some(m) = widest
+            && !out.contains(&m.symbol)
+        {
+            out.push(m.symbol);
+        }
+    }
+    out
+}
+
+/// Scores every function and method of file `file` (whose text is `source`) by how well
+/// its body matches the question, best first (ties: earlier line first). Only bodies
+/// with a positive score are returned.
+///
+/// Each line is split once and keeps only the question's forms it holds, so a file of a
+/// thousand functions costs one pass, not one per function and term.
+pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) -> Vec<BodyMatch> {
+    let Question {
+        terms,
+        weights,
+        phrases,
+        names,
+    } = *q;
+    let corpus = idx.corpus();
+    let lines: Vec<&str> = source.lines().collect();
+    // Every form a question term matches in (itself and its synonyms), once.
+    let mut forms: Vec<&str> = Vec::new();
+    for t in terms {
+        for (form, _) in std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied())
+        {
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+    }
+    // Per line: its number of terms and which forms it holds (prefix sums of the former).
+    let slot: std::collections::HashMap<&str, usize> =
+        forms.iter().enumerate().map(|(k, f)| (*f, k)).collect();
+    let mut len_at = vec![0usize; lines.len() + 1];
+    let mut hits: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
+    for (i, l) in lines.iter().enumerate() {
+        let mut words = text::index_terms(l);
+        escape_terms(l, &mut words);
+        len_at[i + 1] = len_at[i] + words.len();
+        hits[i] = words
+            .iter()
+            .filter_map(|w| slot.get(w.as_str()).copied())
+            .collect();
+    }
+    struct Body {
+        si: usize,
+        len: usize,
+        tf: Vec<usize>,
+        words: Vec<String>,
+        named: Vec<usize>,
+    }
+    let bodies: Vec<Body> = idx
+        .symbols_in(file)
+        .iter()
+        .copied()
+        .filter(|&si| matches!(corpus.symbols[si].kind.as_str(), "function" | "method"))
+        .filter_map(|si| {
+            let s = &corpus.symbols[si];
+            let a = (s.line as usize).checked_sub(1)?;
+            let b = (s.end_line.max(s.line) as usize).min(lines.len());
+            let body = lines.get(a..b)?;
+            let words: Vec<String> = if phrases.is_empty() {
+                Vec::new()
+            } else {
+                body.iter().flat_map(|l| phrase_words(l)).collect()
+            };
+            let named: Vec<usize> = if names.is_empty() {
+                Vec::new()
+            } else {
+                let text = body.join("\n");
+                names.iter().map(|n| name_count(&text, n)).collect()
+            };
+            Some(Body {
+                si,
+                len: len_at[b] - len_at[a],
+                tf: {
+                    let mut tf = vec![0usize; forms.len()];
+                    for k in hits[a..b].iter().flatten() {
+                        tf[*k] += 1;
+                    }
+                    tf
+                },
+                words,
+                named,
+            })
+        })
+        .collect();
+    if bodies.is_empty() {
+        return Vec::new();
+    }
+    let avg = (bodies.iter().map(|b| b.len).sum::<usize>() as f64 / bodies.len() as f64).max(1.0);
+    let phrases: Vec<(Vec<String>, f64)> = phrases
+        .iter()
+        .map(|p| {
+            let idf: f64 = text::index_terms(p).iter().map(|t| idf_of(idx, t)).sum();
+            (phrase_words(p), idf)
+        })
+        .collect();
+    // A term in most of the file's functions (`sampler` in sampler.go, `json` in
+    // json_encoder.go) says nothing about which of them does it: each term's idf is
+    // scaled by how rare it is among the file's functions.
+    let n = bodies.len() as f64;
+    let rarity = |df: usize| -> f64 {
+        (1.0 + (n - df as f64 + 0.5) / (df as f64 + 0.5)).ln() / (1.0 + (n + 0.5) / 1.5).ln()
+    };
+    let form_weight: Vec<f64> = (0..forms.len())
+        .map(|k| {
+            let df = bodies.iter().filter(|b| b.tf[k] > 0).count();
+            idf_of(idx, forms[k]) * rarity(df)
+        })
+        .collect();
+    let name_weight: Vec<f64> = names
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let df = bodies.iter().filter(|b| b.named[k] > 0).count();
+            let idf: f64 = text::index_terms(name).iter().map(|t| idf_of(idx, t)).sum();
+            NAME_WEIGHT * rarity(df) * idf
+        })
+        .collect();
+    let saturate = |tf: f64| tf * (K1 + 1.0) / (K1 + tf);
+    let mut out: Vec<BodyMatch> = bodies
+        .iter()
+        .filter_map(|body| {
+            let norm = 1.0 - B + B * body.len as f64 / avg;
+            let mut score = 0.0;
+            let mut matched = 0.0;
+            for (i, t) in terms.iter().enumerate() {
+                let tw = weights.get(i).copied().unwrap_or(1.0);
+                let mut best: f64 = 0.0;
+                for (form, w) in
+                    std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied())
+                {
+                    let Some(&k) = slot.get(form) else {
+                        continue;
+                    };
+                    if body.tf[k] > 0 {
+                        best = best.max(w * form_weight[k] * saturate(body.tf[k] as f64 / norm));
+                    }
+                }
+                if best > 0.0 {
+                    score += tw * best;
+                    matched += tw.min(1.0);
+                }
+            }
+            // A name the question writes as code, spelt out in the body.
+            for (k, &c) in body.named.iter().enumerate() {
+                if c > 0 {
+                    score += name_weight[k] * saturate(c as f64);
+                }
+            }
+            let mut phrase = false;
+            for (words_of, idf) in &phrases {
+                let share = phrase_share(words_of, &body.words);
+                if share >= 0.5 {
+                    phrase = true;
+                    score += PHRASE_WEIGHT * share * idf;
+                }
+            }
+            (score > 0.0).then_some(BodyMatch {
+                symbol: body.si,
+                score,
+                terms: matched,
+                phrase,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.score.total_cmp(&a.score).then(
+            corpus.symbols[a.symbol]
+                .line
+                .cmp(&corpus.symbols[b.symbol].line),
+        )
+    });
+    out
+}
+
+/// A term's idf in the lexical index.
+fn idf_of(idx: &LexIndex, term: &str) -> f64 {
+    idx.idf(term)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::local::rank::{Corpus, SymbolInfo};
+
+    /// A Go file in the shape of zap's sampler: the constructor's name and doc say
+    /// "sampler" and "drop", the method that drops says neither in its name.
+    const SAMPLER: &str = "\
+// NewSampler creates a Core that samples entries; the rest are dropped.
+func NewSampler(core Core, first int) Core {
+\treturn &sampler{Core: core, first: first}
+}
+
+func (s *sampler) Level() Level {
+\treturn LevelOf(s.Core)
+}
+
+func (s *sampler) Check(ent Entry, ce *CheckedEntry) *CheckedEntry {
+\tn := s.counts.get(ent.Level, ent.Message).Inc()
+\tif n > s.first {
+\t\ts.hook(ent, LogDropped)
+\t\treturn ce
+\t}
+\ts.hook(ent, LogSampled)
+\treturn s.Core.Check(ent, ce)
+}
+
+func (p *parser) setValue(key string) {
+\tif _, ok := p.hash[key]; ok {
+\t\tp.panicf(\"Key '%s' has already been defined.\", key)
+\t}
+}
+
+func (enc *jsonEncoder) tryAddRuneSelf(b byte) bool {
+\tswitch b {
+\tcase '\\\\', '\"':
+\t\tenc.buf.AppendByte('\\\\')
+\tcase '\\n':
+\t\tenc.buf.AppendByte('n')
+\t}
+\treturn true
+}
+";
+
+    fn index() -> LexIndex {
+        let sym = |name: &str, kind: &str, line: u32, end_line: u32, doc: &str| SymbolInfo {
+            name: name.into(),
+            display: name.into(),
+            kind: kind.into(),
+            file: 0,
+            line,
+            end_line,
+            doc: doc.into(),
+        };
+        LexIndex::build(Corpus {
+            files: vec!["zapcore/sampler.go".into(), "other/unrelated.go".into()],
+            symbols: vec![
+                sym(
+                    "NewSampler",
+                    "function",
+                    2,
+                    4,
+                    "NewSampler creates a Core that samples entries; the rest are dropped.",
+                ),
+                sym("Level", "method", 6, 8, ""),
+                sym("Check", "method", 10, 18, ""),
+                sym("setValue", "method", 20, 24, ""),
+                sym("tryAddRuneSelf", "method", 26, 34, ""),
+                sym("sampler", "struct", 36, 36, ""),
+            ],
+            edges: Vec::new(),
+        })
+    }
+
+    fn best(question: &str) -> Option<String> {
+        let idx = index();
+        let (terms, weights): (Vec<String>, Vec<f64>) =
+            text::query_terms_weighted(question).into_iter().unzip();
+        let phrases = quoted(question);
+        let names = code_names(question);
+        let q = Question {
+            terms: &terms,
+            weights: &weights,
+            phrases: &phrases,
+            names: &names,
+        };
+        rank_bodies(&idx, 0, SAMPLER, &q)
+            .into_iter()
+            .find(BodyMatch::strong)
+            .map(|m| idx.corpus().symbols[m.symbol].name.clone())
+    }
+
+    #[test]
+    fn the_body_that_does_it_wins_over_the_name_that_says_it() {
+        // NewSampler's doc and name say "sampler" and "dropped"; Check's body does it.
+        assert_eq!(
+            best("how does the sampler decide which log entries to drop").as_deref(),
+            Some("Check")
+        );
+    }
+
+    #[test]
+    fn a_quoted_message_finds_its_format_string() {
+        assert_eq!(
+            best("where does the parser report \"Key has already been defined\"").as_deref(),
+            Some("setValue")
+        );
+        // The same words unquoted are only words: setValue still has them, but no phrase.
+        let idx = index();
+        let terms = text::query_terms("key already defined");
+        let q = Question {
+            terms: &terms,
+            weights: &[],
+            phrases: &[],
+            names: &[],
+        };
+        let m = rank_bodies(&idx, 0, SAMPLER, &q);
+        assert!(m.iter().all(|m| !m.phrase));
+    }
+
+    #[test]
+    fn escapes_are_read_as_the_characters_they_name() {
+        assert_eq!(
+            best("how are quotes and newlines escaped").as_deref(),
+            Some("tryAddRuneSelf")
+        );
+    }
+
+    #[test]
+    fn one_shared_word_is_not_enough() {
+        // "level" alone is in Level and Check: a coincidence, not an answer.
+        assert_eq!(best("where is the level"), None);
+    }
+
+    #[test]
+    fn quotes_are_phrases_of_two_words_or_more_not_apostrophes() {
+        assert_eq!(
+            quoted("where does zap's parser say \"Key has already been defined\""),
+            vec!["Key has already been defined".to_string()]
+        );
+        assert_eq!(
+            quoted("the 'invalid value' error, and “no such file”, not \"5m30s\""),
+            vec!["invalid value".to_string(), "no such file".to_string()]
+        );
+        assert!(quoted("what's the user's default").is_empty());
+    }
+
+    #[test]
+    fn phrase_share_counts_trigrams_in_order() {
+        let w = |s: &str| phrase_words(s);
+        let body = w("p.panicf(\"Key '%s' has already been defined.\", key)");
+        // The placeholder's `s` is one letter and dropped: every trigram is there.
+        assert_eq!(phrase_share(&w("Key has already been defined"), &body), 1.0);
+        assert_eq!(phrase_share(&w("Key was already defined"), &body), 0.0);
+        assert_eq!(phrase_share(&w("defined been already"), &body), 0.0);
+        assert_eq!(
+            phrase_share(&w("already defined"), &w("defined already")),
+            0.0
+        );
+        assert_eq!(
+            phrase_share(&w("already defined"), &w("x already defined")),
+            1.0
+        );
+    }
+
+    #[test]
+    fn names_written_as_code() {
+        assert_eq!(
+            code_names("how does decoding turn \"5m30s\" into a time.Duration field?"),
+            vec!["time.Duration".to_string()]
+        );
+        assert_eq!(
+            code_names("unknown fields (RAISE / INCLUDE / EXCLUDE), pre_load, `ReportCaller`"),
+            vec!["RAISE", "INCLUDE", "EXCLUDE", "pre_load", "ReportCaller"]
+        );
+        // Prose, a sentence's end, an abbreviation of two letters, a path-less word.
+        assert!(code_names("How does it work. Is IO slow? the Logger").is_empty());
+        assert_eq!(
+            name_count("d := time.Duration(x) // time.DurationX", "time.Duration"),
+            1
+        );
+    }
+
+    #[test]
+    fn a_name_spelt_in_the_body_decides_a_tie() {
+        // Both bodies hold "time" and "duration"; only the later one spells
+        // `time.Duration` (ties go to the earlier line).
+        let src = "\
+func b(v interface{}) {
+\tduration := time.Now()
+}
+func a(v interface{}) {
+\tt := v.(time.Duration)
+}
+";
+        let sym = |name: &str, line: u32| SymbolInfo {
+            name: name.into(),
+            display: name.into(),
+            kind: "function".into(),
+            file: 0,
+            line,
+            end_line: line + 2,
+            doc: String::new(),
+        };
+        let idx = LexIndex::build(Corpus {
+            files: vec!["decode.go".into()],
+            symbols: vec![sym("b", 1), sym("a", 4)],
+            edges: Vec::new(),
+        });
+        let terms = vec!["time".to_string(), "durat".to_string()];
+        let names = code_names("a time.Duration field");
+        let q = Question {
+            terms: &terms,
+            weights: &[],
+            phrases: &[],
+            names: &names,
+        };
+        let ranked = rank_bodies(&idx, 0, src, &q);
+        assert_eq!(idx.corpus().symbols[ranked[0].symbol].name, "a");
+        assert!(ranked[0].score > ranked[1].score);
+    }
+
+    #[test]
+    fn the_top_file_cites_a_close_runner_up_and_the_widest_body() {
+        let m = |symbol: usize, score: f64, terms: f64| BodyMatch {
+            symbol,
+            score,
+            terms,
+            phrase: false,
+        };
+        // 1 is close behind 0; 2 is far behind but covers more terms; 3 is weak.
+        let ranked = vec![
+            m(0, 10.0, 3.0),
+            m(1, 8.0, 2.0),
+            m(2, 4.0, 5.0),
+            m(3, 3.0, 1.0),
+        ];
+        assert_eq!(chosen(&ranked, true), vec![0, 1, 2]);
+        assert_eq!(chosen(&ranked, false), vec![0]);
+        let ranked = vec![m(0, 10.0, 3.0), m(1, 6.0, 3.0)];
+        assert_eq!(chosen(&ranked, true), vec![0]);
+        // Nothing strong, nothing cited.
+        assert!(chosen(&[m(0, 10.0, 1.0)], true).is_empty());
+    }
+}
