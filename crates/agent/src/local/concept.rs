@@ -145,7 +145,7 @@ impl LocalPolicy {
             .collect();
         let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
         let hints = signals::of(&query.raw);
-        let bonuses = signals::bonuses(&idx, &hints, &mut |rel| read_small(&root, rel));
+        let bonuses = signals::bonuses(idx, &hints, &mut |rel| read_small(&root, rel));
         // The words choose the files (a report's hints must not crowd them out by raising
         // the bar); the hints add the files they point at and reorder.
         let chosen: Vec<usize> = LexIndex::select(ranked.clone())
