@@ -20,7 +20,9 @@
 # SYMBOLS (space separated, default "ServeHTTP QuerySet NewClient"), FLOOR_RUNS (default 1),
 # CHANGE_RUNS (hyperfine runs of each query after a change, default 5), CONCEPT (the
 # concept question), BEFORE (another explore binary, e.g. the main branch's, measured in
-# the same run for the rows of (7)), SECTIONS ("all", or "changes" for (7) alone).
+# the same run for the rows of (7)), SECTIONS ("all"; "changes" for (7) alone; "concept"
+# for (7)'s concept question and pasted report alone), REPORT (the pasted report of (7), a
+# file; default evals/bench/report.md, arrow #1056's text).
 # Cold runs are timed with GNU time (wall, user+sys CPU and max RSS from the same run);
 # warm ones with hyperfine (median). Wall time grows with the machine's load, CPU time
 # much less, so both are printed, with the load average at start and end.
@@ -42,6 +44,7 @@ CHANGE_RUNS="${CHANGE_RUNS:-5}"
 CONCEPT="${CONCEPT:-how are retries with backoff handled}"
 BEFORE="${BEFORE:-}"
 SECTIONS="${SECTIONS:-all}"
+REPORT="${REPORT:-$here/report.md}"
 
 for tool in hyperfine ctags rg jq /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "missing $tool (see the header of $0)" >&2; exit 2; }
@@ -194,9 +197,11 @@ else
 mutate="$here/mutate.sh"
 "$mutate" "$CORPUS" restore
 rg_sym=NewRouter
+if [ "$SECTIONS" != concept ]; then
 log "rg -n $rg_sym: $WARM_RUNS runs (load $(load))"
 hyperfine -N -i --style basic --warmup 2 --runs "$WARM_RUNS" \
   --export-json "$OUT/rg-change.json" "rg -n $rg_sym $CORPUS" >&2
+fi
 log "rg -n 'retr(y|ies)': $WARM_RUNS runs (load $(load))"
 hyperfine -N -i --style basic --warmup 2 --runs "$WARM_RUNS" \
   --export-json "$OUT/rg-concept.json" "rg -n retr(y|ies) $CORPUS" >&2
@@ -212,7 +217,9 @@ for entry in "${binaries[@]}"; do
   "$bin" -q -C "$CORPUS" index >/dev/null
   find_args="{\"operation\":\"find\",\"symbol\":\"$rg_sym\"}"
   query="$bin -q -C $CORPUS tool code '$find_args'"
-  for change in edit add delete; do
+  changes=(edit add delete)
+  [ "$SECTIONS" = concept ] && changes=()
+  for change in "${changes[@]}"; do
     log "$label: find after $change, $CHANGE_RUNS runs (load $(load))"
     hyperfine -N --style basic --runs "$CHANGE_RUNS" \
       --prepare "$mutate $CORPUS $change $bin" \
@@ -224,6 +231,12 @@ for entry in "${binaries[@]}"; do
   hyperfine -N -i --style basic --warmup 2 --runs "$WARM_RUNS" \
     --export-json "$OUT/concept-$label.json" \
     "$bin -q --json --engine local -C $CORPUS '$CONCEPT'" >&2
+  # A pasted report (several lines, quotes): read from stdin, so through the shell, whose
+  # start hyperfine subtracts.
+  log "$label: warm pasted report ($(wc -l <"$REPORT") lines), $WARM_RUNS runs (load $(load))"
+  hyperfine -i --style basic --warmup 2 --runs "$WARM_RUNS" \
+    --export-json "$OUT/report-$label.json" \
+    "$bin -q --json --engine local -C $CORPUS - < $REPORT" >&2
   change_rows+=("$label")
 done
 unset EXPLORE_BACKGROUND_INDEX
@@ -238,10 +251,11 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "met" : "not met" 
 # The rows of (7), one set per binary.
 change_summary() {
   local rg_c rg_q label change t r c rc
-  rg_c=$(median "$OUT/rg-change.json")
+  rg_c=$([ -f "$OUT/rg-change.json" ] && median "$OUT/rg-change.json" || echo 1)
   rg_q=$(median "$OUT/rg-concept.json")
   for label in "${change_rows[@]}"; do
     for change in edit add delete; do
+      [ -f "$OUT/change-$label-$change.json" ] || continue
       t=$(median "$OUT/change-$label-$change.json")
       c=$(cpu "$OUT/change-$label-$change.json")
       r=$(ratio "$t" "$rg_c")
@@ -253,6 +267,12 @@ change_summary() {
     r=$(ratio "$t" "$rg_q")
     rc=$(ratio "$c" "$(cpu "$OUT/rg-concept.json")")
     echo "| $label: warm concept question \"$CONCEPT\" (median of $WARM_RUNS) | $(ms "$t") ($(ms "$c")) | \`rg -n 'retr(y\\|ies)'\` $(ms "$rg_q") ($(ms "$(cpu "$OUT/rg-concept.json")")) | ${r}x (${rc}x) | ≤ 2x | $(verdict "$r" 2) |"
+    [ -f "$OUT/report-$label.json" ] || continue
+    t=$(median "$OUT/report-$label.json")
+    c=$(cpu "$OUT/report-$label.json")
+    r=$(ratio "$t" "$rg_q")
+    rc=$(ratio "$c" "$(cpu "$OUT/rg-concept.json")")
+    echo "| $label: warm pasted report ($(wc -l <"$REPORT") lines, median of $WARM_RUNS) | $(ms "$t") ($(ms "$c")) | same | ${r}x (${rc}x) | ≤ 1 s | $(verdict "$t" 1) |"
   done
 }
 # Mean user + system seconds of a hyperfine JSON export.

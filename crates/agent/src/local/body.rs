@@ -250,7 +250,6 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
         phrases,
         names,
     } = *q;
-    let corpus = idx.corpus();
     let lines: Vec<&str> = source.lines().collect();
     // Every form a question term matches in (itself and its synonyms), once.
     let mut forms: Vec<&str> = Vec::new();
@@ -287,9 +286,9 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
         .symbols_in(file)
         .iter()
         .copied()
-        .filter(|&si| matches!(corpus.symbols[si].kind.as_str(), "function" | "method"))
-        .filter_map(|si| {
-            let s = &corpus.symbols[si];
+        .filter_map(|si| idx.symbol(si).map(|s| (si, s)))
+        .filter(|(_, s)| matches!(s.kind.as_str(), "function" | "method"))
+        .filter_map(|(si, s)| {
             let a = (s.line as usize).checked_sub(1)?;
             let b = (s.end_line.max(s.line) as usize).min(lines.len());
             let body = lines.get(a..b)?;
@@ -399,12 +398,11 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
             })
         })
         .collect();
+    let line = |si: usize| idx.symbol(si).map_or(0, |s| s.line);
     out.sort_by(|a, b| {
-        b.score.total_cmp(&a.score).then(
-            corpus.symbols[a.symbol]
-                .line
-                .cmp(&corpus.symbols[b.symbol].line),
-        )
+        b.score
+            .total_cmp(&a.score)
+            .then(line(a.symbol).cmp(&line(b.symbol)))
     });
     out
 }
@@ -503,7 +501,7 @@ func (enc *jsonEncoder) tryAddRuneSelf(b byte) bool {
         rank_bodies(&idx, 0, SAMPLER, &q)
             .into_iter()
             .find(BodyMatch::strong)
-            .map(|m| idx.corpus().symbols[m.symbol].name.clone())
+            .map(|m| idx.symbol(m.symbol).map(|s| s.name).unwrap_or_default())
     }
 
     #[test]

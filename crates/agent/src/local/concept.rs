@@ -7,6 +7,13 @@ use super::*;
 
 impl LocalPolicy {
     pub(super) fn lex_index(&self) -> Arc<LexIndex> {
+        self.lex_index_from(true)
+    }
+
+    /// The ranking's index, shared by the engines of this process: from the persisted
+    /// file when `persisted` allows it and the file is fresh for the warm code store,
+    /// else built (and written for the next process).
+    fn lex_index_from(&self, persisted: bool) -> Arc<LexIndex> {
         let mut guard = match self.index.lock() {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
@@ -14,37 +21,105 @@ impl LocalPolicy {
         if let Some(idx) = guard.as_ref() {
             return idx.clone();
         }
-        let corpus = match &self.corpus_source {
-            Some(src) => src(),
-            None => {
-                let root = self.registry.root().path();
-                // A warm store gives the corpus without loading the whole graph.
-                let code = self.registry.code();
-                let stored = code.warm_store().and_then(|store| {
-                    corpus::from_store(&*store).filter(|_| store.failure().is_none())
-                });
-                let mut corpus = match stored {
-                    Some(c) => c,
-                    None => match code.graph() {
-                        Ok(g) if !g.symbols().is_empty() => corpus::from_graph(&g),
-                        _ => scan::scan_repo(root),
-                    },
-                };
-                // The files in languages the graph does not parse (the Rust of a Rust
-                // repository with Go fixtures) rank by their text-found definitions.
-                let files = self.source_files();
-                lexical::extend_corpus(&mut corpus, root, &files);
-                corpus
-            }
-        };
-        let idx = Arc::new(LexIndex::build(corpus));
+        let idx = Arc::new(match &self.corpus_source {
+            Some(src) => LexIndex::build(src()),
+            None => self.load_lex_index(persisted),
+        });
         *guard = Some(idx.clone());
         idx
+    }
+
+    /// Loads or builds the index of the registry's repository (see [`lexfile`]).
+    fn load_lex_index(&self, persisted: bool) -> LexIndex {
+        let root = self.registry.root().path();
+        let code = self.registry.code();
+        let file = code.cache_path().map(|c| lexfile::path_for(&c));
+        // A warm store gives the corpus without loading the whole graph, and keys the
+        // persisted index.
+        if let Some(store) = code.warm_store() {
+            if persisted && let Some(path) = &file {
+                match lexfile::open(path, root, store.key()) {
+                    Ok(idx) => return idx,
+                    Err(e) if e.is_expected() => {
+                        tracing::debug!("the lexical index {} is rebuilt: {e}", path.display());
+                    }
+                    Err(e) => tracing::warn!(
+                        "the lexical index {} cannot be used ({e}); rebuilding",
+                        path.display()
+                    ),
+                }
+            }
+            if let Some(corpus) = corpus::from_store(&*store).filter(|_| store.failure().is_none())
+            {
+                return self.build_and_save(corpus, file.as_deref(), Some(store.key()));
+            }
+        }
+        match code.graph() {
+            Ok(g) if !g.symbols().is_empty() => {
+                let corpus = corpus::from_graph(&g);
+                drop(g);
+                // Keyed by the store the refresh just wrote, if the tree did not change
+                // since (else the next question builds it again).
+                let key = file
+                    .as_ref()
+                    .and_then(|_| code.fresh_store())
+                    .map(|s| s.key());
+                self.build_and_save(corpus, file.as_deref(), key)
+            }
+            _ => self.build_and_save(scan::scan_repo(root), None, None),
+        }
+    }
+
+    /// [`lexfile::build_and_save`] over this engine's list of source files.
+    fn build_and_save(
+        &self,
+        corpus: Corpus,
+        file: Option<&std::path::Path>,
+        key: Option<[u8; 16]>,
+    ) -> LexIndex {
+        let files = self.source_files();
+        lexfile::build_and_save(corpus, self.registry.root().path(), &files, file, key)
+    }
+
+    /// Drops a persisted index that a lookup found damaged (its answers may be short):
+    /// removes the file and builds the index again, in memory and on disk.
+    fn rebuild_damaged(&self, why: &str) -> Arc<LexIndex> {
+        if let Some(path) = self
+            .registry
+            .code()
+            .cache_path()
+            .map(|c| lexfile::path_for(&c))
+        {
+            tracing::warn!(
+                "the lexical index {} cannot be used ({why}); rebuilding",
+                path.display()
+            );
+            let _ = std::fs::remove_file(path);
+        }
+        if let Ok(mut guard) = self.index.lock() {
+            *guard = None;
+        }
+        self.lex_index_from(false)
     }
 
     /// Ranks files for a concept question and reads the best ranges of the chosen ones.
     pub(super) fn concept(&mut self, query: &Query) -> Vec<ToolCall> {
         let idx = self.lex_index();
+        let calls = self.concept_with(query, &idx);
+        match idx.failure() {
+            Some(why) => {
+                for c in &calls {
+                    self.pending.remove(&c.id);
+                }
+                let idx = self.rebuild_damaged(&why);
+                self.absent.clear();
+                self.concept_with(query, &idx)
+            }
+            None => calls,
+        }
+    }
+
+    fn concept_with(&mut self, query: &Query, idx: &Arc<LexIndex>) -> Vec<ToolCall> {
         let root = self.registry.root().path().to_path_buf();
         let focus = classify::Focus::of(&query.terms);
         let mut contents: HashMap<String, String> = HashMap::new();
@@ -56,7 +131,7 @@ impl LocalPolicy {
         };
         // The project's own name ("where does chi respond with 405") matches a file that
         // carries it, not the topic.
-        let project = project::words(&root, &idx.corpus().files);
+        let project = project::words(&root, idx.files());
         let weights: Vec<f64> = query
             .terms
             .iter()
@@ -69,9 +144,8 @@ impl LocalPolicy {
                 }
             })
             .collect();
-        let corpus = idx.corpus();
         let hints = signals::of(&query.raw);
-        let bonuses = signals::bonuses(corpus, &hints, &mut |rel| read_small(&root, rel));
+        let bonuses = signals::bonuses(&idx, &hints, &mut |rel| read_small(&root, rel));
         // A pasted report is ranked by every file's content (see `report`); a question by
         // names and docs, with the content of a shortlist.
         let report_index = signals::is_report(&query.raw)
@@ -159,7 +233,7 @@ impl LocalPolicy {
                 if rank >= body::FILES {
                     return Vec::new();
                 }
-                let path = &corpus.files[r.file];
+                let path = &idx.files()[r.file];
                 let text = match contents.get(path) {
                     Some(t) => Some(t.clone()),
                     None => read_small(&root, path),
@@ -182,8 +256,8 @@ impl LocalPolicy {
             })
             .collect();
         // The symbol to follow through the call graph (see below), cited in the top file.
-        let callable =
-            |si: &&usize| matches!(corpus.symbols[**si].kind.as_str(), "function" | "method");
+        let symbol = |si: usize| idx.symbol(si).unwrap_or_default();
+        let callable = |si: &&usize| matches!(symbol(**si).kind.as_str(), "function" | "method");
         let how = query.raw.to_lowercase().starts_with("how");
         let pick = ranked.first().and_then(|top| {
             if how {
@@ -198,13 +272,13 @@ impl LocalPolicy {
         });
         let mut plans: Vec<Plan> = Vec::new();
         for (rank, r) in ranked.iter().enumerate() {
-            let path = corpus.files[r.file].clone();
+            let path = idx.files()[r.file].clone();
             let mut cites: Vec<Cite> = r
                 .symbols
                 .iter()
                 .take(3)
                 .map(|&si| {
-                    let s = &corpus.symbols[si];
+                    let s = symbol(si);
                     Cite {
                         line: s.line,
                         end_line: s.end_line.max(s.line),
@@ -215,12 +289,13 @@ impl LocalPolicy {
                 .collect();
             // A question about entry points wants the `main` function itself.
             if focus.entry
-                && let Some(&si) = idx.symbols_in(r.file).iter().find(|&&si| {
-                    corpus.symbols[si].name == "main" && corpus.symbols[si].kind == "function"
-                })
-                && !cites.iter().any(|c| c.line == corpus.symbols[si].line)
+                && let Some(s) = idx
+                    .symbols_in(r.file)
+                    .into_iter()
+                    .map(symbol)
+                    .find(|s| s.name == "main" && s.kind == "function")
+                && !cites.iter().any(|c| c.line == s.line)
             {
-                let s = &corpus.symbols[si];
                 cites.insert(
                     0,
                     Cite {
@@ -235,7 +310,7 @@ impl LocalPolicy {
                 && let Some(si) = pick
                 && !r.symbols.iter().take(3).any(|&x| x == si)
             {
-                let s = &corpus.symbols[si];
+                let s = symbol(si);
                 cites.push(Cite {
                     line: s.line,
                     end_line: s.end_line.max(s.line),
@@ -260,7 +335,7 @@ impl LocalPolicy {
                     .take(3)
                     .filter(|&&si| {
                         matches!(
-                            corpus.symbols[si].kind.as_str(),
+                            symbol(si).kind.as_str(),
                             "interface" | "struct" | "class" | "type"
                         )
                     })
@@ -273,7 +348,7 @@ impl LocalPolicy {
             let mut body = Vec::new();
             let mut body_first = false;
             for (k, &si) in bodies.get(rank).into_iter().flatten().enumerate() {
-                let c = cite_of(&corpus.symbols[si]);
+                let c = cite_of(&symbol(si));
                 match cites.iter().position(|x| x.line == c.line) {
                     Some(at) if k == 0 => {
                         let c = cites.remove(at);
@@ -330,9 +405,9 @@ impl LocalPolicy {
         if let Some(top) = ranked.first()
             && let Some(si) = pick
         {
-            let s = &corpus.symbols[si];
+            let s = symbol(si);
             let op = if how { "callees" } else { "callers" };
-            let path = corpus.files[top.file].clone();
+            let path = idx.files()[top.file].clone();
             let args = json!({"operation": op, "symbol": s.display, "file": path});
             let from = s.display.clone();
             calls.push(self.call(
@@ -364,7 +439,6 @@ impl LocalPolicy {
         let Reply::Hits(hits, _) = evidence::read_code(result.detail.as_ref()) else {
             return;
         };
-        let corpus = idx.corpus();
         let mut added = 0;
         for h in hits.iter().filter(|h| h.section.is_some()) {
             if added >= MAX_EXPANSION || h.path == path || classify::classify(&h.path).secondary() {
@@ -386,10 +460,15 @@ impl LocalPolicy {
                 added += 1;
                 continue;
             }
-            let callers = corpus
-                .symbols
+            let callers = idx
+                .files()
                 .iter()
-                .position(|s| corpus.files.get(s.file) == Some(&h.path) && s.line == h.line)
+                .position(|p| *p == h.path)
+                .and_then(|f| {
+                    idx.symbols_in(f)
+                        .into_iter()
+                        .find(|&si| idx.symbol(si).is_some_and(|s| s.line == h.line))
+                })
                 .map(|si| idx.callers_of(si));
             if callers.is_none_or(|c| c > MAX_EXPANSION_CALLERS) {
                 continue;

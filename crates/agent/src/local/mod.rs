@@ -31,6 +31,7 @@ pub mod classify;
 mod concept;
 pub mod corpus;
 pub mod evidence;
+pub mod lexfile;
 pub mod lexical;
 mod lines;
 mod project;

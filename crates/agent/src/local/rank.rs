@@ -19,11 +19,13 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::classify::{self, Discount, Focus, PathClass};
 use super::text;
 
 /// One symbol, as the code graph reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SymbolInfo {
     /// Short name (`Plan`).
     pub name: String,
@@ -78,30 +80,69 @@ pub const MIN_EVIDENCE: f64 = 1.0;
 /// a turn: seven reads and one `code` call to follow the best symbol).
 pub const MAX_FILES: usize = 7;
 
-#[derive(Debug, Default, Clone)]
-struct FileFields {
-    path: HashMap<String, f64>,
-    names: HashMap<String, f64>,
-    docs: HashMap<String, f64>,
-    path_len: f64,
-    names_len: f64,
-    docs_len: f64,
+/// One file's occurrences of a term in BM25F's three metadata fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Posting {
+    /// The file, an index into [`LexIndex::files`].
+    pub file: u32,
+    /// Occurrences in its path, in the names of its symbols and in their docs.
+    pub tf: [u32; 3],
+}
+
+/// Where an index keeps what a question reads only in part: the postings of each term and
+/// the symbol records. In memory after [`LexIndex::build`]; in the persisted file
+/// (`lexfile`) for a warm index, where only the question's terms and the shortlist's
+/// symbols are read.
+pub(crate) trait Backing: Send + Sync + std::fmt::Debug {
+    /// In how many files the term occurs (0: nowhere).
+    fn df(&self, term: &str) -> usize;
+    /// The files holding the term, in file order.
+    fn postings(&self, term: &str) -> Vec<Posting>;
+    /// One symbol.
+    fn symbol(&self, si: usize) -> Option<SymbolInfo>;
+    /// Every file and symbol. A persisted index reads its symbols on the first call and
+    /// keeps no edges (the ranking only needed them to build the file graph).
+    fn corpus(&self) -> &Corpus;
+    /// The first problem reading the backing ran into: answers may be incomplete.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+    /// The in-memory tables, which only a freshly built index has (to be written out).
+    fn memory(&self) -> Option<&Memory> {
+        None
+    }
+}
+
+/// The in-memory backing of a freshly built index.
+#[derive(Debug)]
+pub(crate) struct Memory {
+    pub corpus: Corpus,
+    pub postings: HashMap<String, Vec<Posting>>,
+}
+
+/// What an index holds in memory whatever its backing: small per-file and per-symbol
+/// tables that every question reads whole (the file graph for the PageRank among them).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Parts {
+    /// Repo-relative paths.
+    pub files: Vec<String>,
+    /// Per file: how many terms its path, symbol names and docs hold.
+    pub lens: Vec<[u32; 3]>,
+    /// Symbols of each file, in corpus order.
+    pub by_file: Vec<Vec<u32>>,
+    /// File-level call graph: out-edges with weights, in the order they were built.
+    pub file_edges: Vec<Vec<(u32, f64)>>,
+    /// Distinct first-party callers per symbol.
+    pub in_degree: Vec<u32>,
 }
 
 /// The lexical index of a corpus: built once per repository state, queried many times.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct LexIndex {
-    corpus: Corpus,
-    fields: Vec<FileFields>,
-    df: HashMap<String, usize>,
+    parts: Parts,
     avg: (f64, f64, f64),
-    /// Symbols of each file.
-    by_file: Vec<Vec<usize>>,
-    /// File-level call graph: out-edges with weights.
-    file_edges: Vec<Vec<(usize, f64)>>,
     classes: Vec<PathClass>,
-    /// Incoming edges per symbol, from first-party code.
-    in_degree: Vec<usize>,
+    backing: Box<dyn Backing>,
     /// Every file's content, indexed the first time a pasted report needs it.
     content: std::sync::OnceLock<std::sync::Arc<super::report::ContentIndex>>,
 }
@@ -132,69 +173,66 @@ fn add_terms(map: &mut HashMap<String, f64>, s: &str) -> f64 {
     n
 }
 
-/// [`add_terms`] with the terms of each distinct text computed once.
-fn add_terms_memo<'a>(
-    map: &mut HashMap<String, f64>,
-    s: &'a str,
-    memo: &mut HashMap<&'a str, Vec<String>>,
-) -> f64 {
-    let terms = memo.entry(s).or_insert_with(|| text::index_terms(s));
-    for t in terms.iter() {
+/// Counts the terms of `s` into field `field` of a file's term table; returns how many.
+fn count_terms(map: &mut HashMap<String, [u32; 3]>, terms: &[String], field: usize) -> u32 {
+    for t in terms {
         match map.get_mut(t) {
-            Some(c) => *c += 1.0,
+            Some(c) => c[field] += 1,
             None => {
-                map.insert(t.clone(), 1.0);
+                let mut c = [0; 3];
+                c[field] = 1;
+                map.insert(t.clone(), c);
             }
         }
     }
-    terms.len() as f64
+    u32::try_from(terms.len()).unwrap_or(u32::MAX)
+}
+
+/// The part of a path that is signal: directories and the file stem (the extension is
+/// noise).
+fn path_stem(path: &str) -> &str {
+    path.rsplit_once('.').map_or(path, |(s, _)| s)
+}
+
+/// A question term's form (itself or a synonym) as the ranking of one question needs it:
+/// its idf and the files holding it.
+struct Form {
+    idf: f64,
+    tf: HashMap<usize, [u32; 3]>,
 }
 
 impl LexIndex {
-    /// Indexes a corpus.
+    /// Indexes a corpus in memory.
     pub fn build(corpus: Corpus) -> Self {
         let n = corpus.files.len();
-        let mut fields = vec![FileFields::default(); n];
+        let mut tables: Vec<HashMap<String, [u32; 3]>> = vec![HashMap::new(); n];
+        let mut lens = vec![[0u32; 3]; n];
         let mut by_file = vec![Vec::new(); n];
         for (i, path) in corpus.files.iter().enumerate() {
-            // The extension is noise; directories and the file stem are signal.
-            let stem = path.rsplit_once('.').map_or(path.as_str(), |(s, _)| s);
-            fields[i].path_len = add_terms(&mut fields[i].path, stem);
+            lens[i][0] = count_terms(&mut tables[i], &text::index_terms(path_stem(path)), 0);
         }
         // Names repeat across a big repository (`New`, `__init__`, `String`, `Error`), so
         // each distinct name or doc line is split and stemmed once.
         let mut memo: HashMap<&str, Vec<String>> = HashMap::new();
         for (si, s) in corpus.symbols.iter().enumerate() {
-            let Some(f) = fields.get_mut(s.file) else {
+            let Some(table) = tables.get_mut(s.file) else {
                 continue;
             };
-            by_file[s.file].push(si);
-            f.names_len += add_terms_memo(&mut f.names, &s.name, &mut memo);
-            f.docs_len += add_terms_memo(&mut f.docs, &s.doc, &mut memo);
+            by_file[s.file].push(u32::try_from(si).unwrap_or(u32::MAX));
+            for (field, text) in [(1, s.name.as_str()), (2, s.doc.as_str())] {
+                let terms = memo.entry(text).or_insert_with(|| text::index_terms(text));
+                lens[s.file][field] += count_terms(table, terms, field);
+            }
         }
         drop(memo);
-        let mut df: HashMap<String, usize> = HashMap::new();
-        for f in &fields {
-            let mut seen: Vec<&String> = f.path.keys().chain(f.names.keys()).collect();
-            seen.extend(f.docs.keys());
-            seen.sort();
-            seen.dedup();
-            for t in seen {
-                *df.entry(t.clone()).or_insert(0) += 1;
+        // Inverted: each term's files, in file order.
+        let mut postings: HashMap<String, Vec<Posting>> = HashMap::new();
+        for (f, table) in tables.into_iter().enumerate() {
+            let file = u32::try_from(f).unwrap_or(u32::MAX);
+            for (t, tf) in table {
+                postings.entry(t).or_default().push(Posting { file, tf });
             }
         }
-        let avg_of = |g: &dyn Fn(&FileFields) -> f64| {
-            if n == 0 {
-                1.0
-            } else {
-                (fields.iter().map(g).sum::<f64>() / n as f64).max(1.0)
-            }
-        };
-        let avg = (
-            avg_of(&|f| f.path_len),
-            avg_of(&|f| f.names_len),
-            avg_of(&|f| f.docs_len),
-        );
         let mut weights: HashMap<(usize, usize), f64> = HashMap::new();
         for &(a, b) in &corpus.edges {
             let (Some(sa), Some(sb)) = (corpus.symbols.get(a), corpus.symbols.get(b)) else {
@@ -210,13 +248,17 @@ impl LexIndex {
         for ((a, b), w) in pairs {
             // Rank flows both ways: a file matters when relevant files call it and when it
             // calls into them.
-            file_edges[a].push((b, w));
-            file_edges[b].push((a, w * 0.5));
+            let (a32, b32) = (
+                u32::try_from(a).unwrap_or(u32::MAX),
+                u32::try_from(b).unwrap_or(u32::MAX),
+            );
+            file_edges[a].push((b32, w));
+            file_edges[b].push((a32, w * 0.5));
         }
         let classes: Vec<PathClass> = corpus.files.iter().map(|p| classify::classify(p)).collect();
         // Distinct callers; callers from tests, vendored and generated code do not make a
         // symbol central.
-        let mut in_degree = vec![0; corpus.symbols.len()];
+        let mut in_degree = vec![0u32; corpus.symbols.len()];
         let mut pairs_seen: Vec<(usize, usize)> = corpus.edges.clone();
         pairs_seen.sort_unstable();
         pairs_seen.dedup();
@@ -233,16 +275,39 @@ impl LexIndex {
                 *d += 1;
             }
         }
-        Self {
-            in_degree,
-            content: std::sync::OnceLock::new(),
-            corpus,
-            fields,
-            df,
-            avg,
+        let parts = Parts {
+            files: corpus.files.clone(),
+            lens,
             by_file,
             file_edges,
+            in_degree,
+        };
+        Self::with_classes(parts, classes, Box::new(Memory { corpus, postings }))
+    }
+
+    /// An index over tables read back from a persisted file.
+    pub(crate) fn from_parts(parts: Parts, backing: Box<dyn Backing>) -> Self {
+        let classes = parts.files.iter().map(|p| classify::classify(p)).collect();
+        Self::with_classes(parts, classes, backing)
+    }
+
+    fn with_classes(parts: Parts, classes: Vec<PathClass>, backing: Box<dyn Backing>) -> Self {
+        let n = parts.files.len();
+        // Sums of whole numbers: exact in any order, so a persisted index averages alike.
+        let avg_of = |field: usize| {
+            if n == 0 {
+                1.0
+            } else {
+                (parts.lens.iter().map(|l| f64::from(l[field])).sum::<f64>() / n as f64).max(1.0)
+            }
+        };
+        let avg = (avg_of(0), avg_of(1), avg_of(2));
+        Self {
+            parts,
+            avg,
             classes,
+            backing,
+            content: std::sync::OnceLock::new(),
         }
     }
 
@@ -261,35 +326,90 @@ impl LexIndex {
         self.classes.get(f).copied().unwrap_or_default()
     }
 
-    /// The indexed corpus.
+    /// The tables every question reads whole, for the persisted file.
+    pub(crate) fn parts(&self) -> &Parts {
+        &self.parts
+    }
+
+    /// Where the postings and symbols are kept.
+    pub(crate) fn backing(&self) -> &dyn Backing {
+        &*self.backing
+    }
+
+    /// The indexed corpus: every file and symbol. A persisted index reads all its symbol
+    /// records on the first call; prefer [`LexIndex::files`] and [`LexIndex::symbol`].
     pub fn corpus(&self) -> &Corpus {
-        &self.corpus
+        self.backing.corpus()
+    }
+
+    /// The indexed files (repo-relative paths).
+    pub fn files(&self) -> &[String] {
+        &self.parts.files
+    }
+
+    /// One symbol of the corpus.
+    pub fn symbol(&self, si: usize) -> Option<SymbolInfo> {
+        self.backing.symbol(si)
+    }
+
+    /// The first problem reading a persisted index ran into, if any: the answers it gave
+    /// may be incomplete, and the file should be rebuilt.
+    pub fn failure(&self) -> Option<String> {
+        self.backing.failure()
     }
 
     /// Inverse document frequency of a term (BM25's, always positive).
     pub fn idf(&self, term: &str) -> f64 {
-        let n = self.corpus.files.len() as f64;
-        let df = self.df.get(term).copied().unwrap_or(0) as f64;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        idf_of(self.parts.files.len(), self.backing.df(term))
     }
 
     /// True when some file's path, symbol names or docs hold the term.
     pub fn knows(&self, term: &str) -> bool {
-        self.df.contains_key(term)
+        self.backing.df(term) > 0
     }
 
-    fn weighted_tf(&self, f: usize, term: &str, content: Option<&HashMap<String, f64>>) -> f64 {
-        let ff = &self.fields[f];
+    /// Each question term and its synonyms, with their idf and postings: all the ranking
+    /// reads of the term tables.
+    fn forms<'a>(&self, terms: &'a [String]) -> HashMap<&'a str, Form> {
+        let mut forms: HashMap<&'a str, Form> = HashMap::new();
+        for t in terms {
+            let all = std::iter::once(t.as_str()).chain(text::synonyms(t).iter().map(|x| x.0));
+            for form in all {
+                if forms.contains_key(form) {
+                    continue;
+                }
+                let postings = self.backing.postings(form);
+                let idf = idf_of(self.parts.files.len(), postings.len());
+                let tf = postings
+                    .into_iter()
+                    .map(|p| (p.file as usize, p.tf))
+                    .collect();
+                forms.insert(form, Form { idf, tf });
+            }
+        }
+        forms
+    }
+
+    fn weighted_tf(
+        &self,
+        f: usize,
+        fields: Option<&[u32; 3]>,
+        term: &str,
+        content: Option<&HashMap<String, f64>>,
+    ) -> f64 {
         let norm = |tf: f64, len: f64, avg: f64, b: f64| tf / (1.0 - b + b * len / avg);
+        let len = self.parts.lens.get(f).copied().unwrap_or_default();
         let mut tf = 0.0;
-        if let Some(&x) = ff.path.get(term) {
-            tf += PATH_W * norm(x, ff.path_len, self.avg.0, PATH_B);
-        }
-        if let Some(&x) = ff.names.get(term) {
-            tf += NAME_W * norm(x, ff.names_len, self.avg.1, NAME_B);
-        }
-        if let Some(&x) = ff.docs.get(term) {
-            tf += DOC_W * norm(x, ff.docs_len, self.avg.2, DOC_B);
+        if let Some(x) = fields {
+            if x[0] > 0 {
+                tf += PATH_W * norm(f64::from(x[0]), f64::from(len[0]), self.avg.0, PATH_B);
+            }
+            if x[1] > 0 {
+                tf += NAME_W * norm(f64::from(x[1]), f64::from(len[1]), self.avg.1, NAME_B);
+            }
+            if x[2] > 0 {
+                tf += DOC_W * norm(f64::from(x[2]), f64::from(len[2]), self.avg.2, DOC_B);
+            }
         }
         if let Some(c) = content
             && let Some(&x) = c.get(term)
@@ -306,6 +426,7 @@ impl LexIndex {
         f: usize,
         terms: &[String],
         weights: &[f64],
+        forms: &HashMap<&str, Form>,
         content: Option<&HashMap<String, f64>>,
     ) -> (f64, Vec<String>, f64) {
         let mut score = 0.0;
@@ -315,47 +436,68 @@ impl LexIndex {
             let tw = weights.get(i).copied().unwrap_or(1.0);
             let mut best = 0.0;
             let mut via = None;
-            let forms = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
-            for (form, weight) in forms {
-                let tf = self.weighted_tf(f, form, content);
+            let all = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
+            for (form, weight) in all {
+                let Some(fm) = forms.get(form) else {
+                    continue;
+                };
+                let tf = self.weighted_tf(f, fm.tf.get(&f), form, content);
                 if tf > 0.0 {
-                    let s = weight * self.idf(form) * tf * (K1 + 1.0) / (K1 + tf);
+                    let s = weight * fm.idf * tf * (K1 + 1.0) / (K1 + tf);
                     if s > best {
                         best = s;
-                        via = Some((form, weight));
+                        via = Some((fm.idf, weight));
                     }
                 }
             }
-            if let Some((form, weight)) = via {
+            if let Some((idf, weight)) = via {
                 score += tw * best;
                 matched.push(t.clone());
-                evidence += tw * weight * self.idf(form);
+                evidence += tw * weight * idf;
             }
         }
         (score, matched, evidence)
+    }
+
+    /// The stemmed words of a file's path, as its path field holds them.
+    fn path_terms(&self, f: usize) -> Option<Vec<String>> {
+        self.parts
+            .files
+            .get(f)
+            .map(|p| text::index_terms(path_stem(p)))
     }
 
     /// How well one symbol matches the question: idf of the terms in its name (counted
     /// double) and doc comment, each term by its weight (an action word like "read" or
     /// "handled" counts less than the topic), a missing weight counting 1.
     pub fn symbol_score(&self, si: usize, terms: &[String], weights: &[f64]) -> f64 {
-        let Some(s) = self.corpus.symbols.get(si) else {
+        let Some(s) = self.symbol(si) else {
             return 0.0;
         };
+        self.score_symbol(si, &s, terms, weights, &|t| self.idf(t))
+    }
+
+    fn score_symbol(
+        &self,
+        si: usize,
+        s: &SymbolInfo,
+        terms: &[String],
+        weights: &[f64],
+        idf: &dyn Fn(&str) -> f64,
+    ) -> f64 {
         // In a file whose path matches ("retry/retry.go"), names need not repeat the
         // topic: there the symbols the rest of the code calls most are the file's API.
         let path_idf = self
-            .fields
-            .get(s.file)
-            .map(|f| {
+            .path_terms(s.file)
+            .map(|path| {
                 terms
                     .iter()
-                    .filter(|t| f.path.contains_key(*t))
-                    .map(|t| self.idf(t))
+                    .filter(|t| path.contains(t))
+                    .map(|t| idf(t))
                     .fold(0.0, f64::max)
             })
             .unwrap_or(0.0);
-        let callers = self.in_degree.get(si).copied().unwrap_or(0) as f64;
+        let callers = f64::from(self.parts.in_degree.get(si).copied().unwrap_or(0));
         let structural = 0.3 * path_idf * (1.0 + callers).ln();
         let kind_factor = if matches!(s.kind.as_str(), "const" | "var") {
             0.6
@@ -369,7 +511,7 @@ impl LexIndex {
             let forms = std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied());
             let mut best: f64 = 0.0;
             for (form, w) in forms {
-                let idf = self.idf(form);
+                let idf = idf(form);
                 if name.iter().any(|x| x == form) {
                     best = best.max(2.0 * w * idf);
                 } else if doc.iter().any(|x| x == form) {
@@ -382,13 +524,16 @@ impl LexIndex {
     }
 
     /// The symbols defined in file `f`.
-    pub fn symbols_in(&self, f: usize) -> &[usize] {
-        self.by_file.get(f).map_or(&[], Vec::as_slice)
+    pub fn symbols_in(&self, f: usize) -> Vec<usize> {
+        self.parts
+            .by_file
+            .get(f)
+            .map_or_else(Vec::new, |v| v.iter().map(|&s| s as usize).collect())
     }
 
     /// How many other first-party symbols call, use or implement symbol `si`.
     pub fn callers_of(&self, si: usize) -> usize {
-        self.in_degree.get(si).copied().unwrap_or(0)
+        self.parts.in_degree.get(si).copied().unwrap_or(0) as usize
     }
 
     /// Ranks files for the question terms. `content` gives the term counts of a file's
@@ -401,13 +546,20 @@ impl LexIndex {
         content: &mut dyn FnMut(&str) -> Option<HashMap<String, f64>>,
         focus: Focus,
     ) -> Vec<RankedFile> {
-        if terms.is_empty() || self.corpus.files.is_empty() {
+        if terms.is_empty() || self.parts.files.is_empty() {
             return Vec::new();
         }
-        // Stage 1: metadata only, every file.
-        let mut first: Vec<(usize, f64)> = (0..self.corpus.files.len())
+        let forms = self.forms(terms);
+        // Stage 1: metadata only, every file that holds a form of a term (the others
+        // score nothing).
+        let mut candidates: Vec<usize> =
+            forms.values().flat_map(|f| f.tf.keys().copied()).collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut first: Vec<(usize, f64)> = candidates
+            .into_iter()
             .filter_map(|f| {
-                let (s, _, _) = self.score_file(f, terms, weights, None);
+                let (s, _, _) = self.score_file(f, terms, weights, &forms, None);
                 (s > 0.0).then_some((f, s))
             })
             .collect();
@@ -416,8 +568,8 @@ impl LexIndex {
         // Stage 2: the shortlist with content.
         let mut lex: HashMap<usize, (f64, Vec<String>, f64)> = HashMap::new();
         for &(f, _) in &first {
-            let c = content(&self.corpus.files[f]);
-            let (s, m, e) = self.score_file(f, terms, weights, c.as_ref());
+            let c = content(&self.parts.files[f]);
+            let (s, m, e) = self.score_file(f, terms, weights, &forms, c.as_ref());
             let s = s * self.classes[f].discount(focus);
             lex.insert(f, (s, m, e));
         }
@@ -425,11 +577,15 @@ impl LexIndex {
         if top_lex <= 0.0 {
             return Vec::new();
         }
-        let ppr = self.pagerank(&lex.iter().map(|(&f, x)| (f, x.0)).collect::<Vec<_>>());
+        // Seeds in file order: their sum is then the same on every run.
+        let mut seeds: Vec<(usize, f64)> = lex.iter().map(|(&f, x)| (f, x.0)).collect();
+        seeds.sort_by_key(|s| s.0);
+        let ppr = self.pagerank(&seeds);
         let top_ppr = lex
             .keys()
             .map(|f| ppr.get(*f).copied().unwrap_or(0.0))
             .fold(0.0, f64::max);
+        let idf = |t: &str| forms.get(t).map_or_else(|| self.idf(t), |fm: &Form| fm.idf);
         let mut out: Vec<RankedFile> = lex
             .into_iter()
             .map(|(f, (s, matched, evidence))| {
@@ -440,18 +596,17 @@ impl LexIndex {
                 };
                 let score =
                     s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(focus).min(1.0);
-                let mut symbols: Vec<(usize, f64)> = self.by_file[f]
-                    .iter()
-                    .map(|&si| (si, self.symbol_score(si, terms, weights)))
+                let mut symbols: Vec<(usize, f64, u32)> = self
+                    .symbols_in(f)
+                    .into_iter()
+                    .filter_map(|si| {
+                        let sym = self.symbol(si)?;
+                        let score = self.score_symbol(si, &sym, terms, weights, &idf);
+                        Some((si, score, sym.line))
+                    })
                     .filter(|x| x.1 > 0.0)
                     .collect();
-                symbols.sort_by(|a, b| {
-                    b.1.total_cmp(&a.1).then(
-                        self.corpus.symbols[a.0]
-                            .line
-                            .cmp(&self.corpus.symbols[b.0].line),
-                    )
-                });
+                symbols.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
                 RankedFile {
                     file: f,
                     score,
@@ -487,7 +642,7 @@ impl LexIndex {
     /// Personalised PageRank over the file graph, restarting at `seeds` in proportion to
     /// their scores. Power iteration; dangling mass returns to the seeds.
     fn pagerank(&self, seeds: &[(usize, f64)]) -> Vec<f64> {
-        let n = self.corpus.files.len();
+        let n = self.parts.files.len();
         let total: f64 = seeds.iter().map(|s| s.1).sum();
         if n == 0 || total <= 0.0 {
             return vec![0.0; n];
@@ -496,11 +651,8 @@ impl LexIndex {
         for &(f, s) in seeds {
             p[f] = s / total;
         }
-        let out_w: Vec<f64> = self
-            .file_edges
-            .iter()
-            .map(|e| e.iter().map(|x| x.1).sum())
-            .collect();
+        let edges = &self.parts.file_edges;
+        let out_w: Vec<f64> = edges.iter().map(|e| e.iter().map(|x| x.1).sum()).collect();
         let mut r = p.clone();
         for _ in 0..30 {
             let mut next: Vec<f64> = p.iter().map(|x| (1.0 - DAMPING) * x).collect();
@@ -510,8 +662,8 @@ impl LexIndex {
                     dangling += r[f];
                     continue;
                 }
-                for &(g, w) in &self.file_edges[f] {
-                    next[g] += DAMPING * r[f] * w / out_w[f];
+                for &(g, w) in &edges[f] {
+                    next[g as usize] += DAMPING * r[f] * w / out_w[f];
                 }
             }
             for f in 0..n {
@@ -521,6 +673,12 @@ impl LexIndex {
         }
         r
     }
+}
+
+/// BM25's inverse document frequency of a term found in `df` of `n` files.
+fn idf_of(n: usize, df: usize) -> f64 {
+    let (n, df) = (n as f64, df as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
 /// How many files get their content read in stage 2.

@@ -313,7 +313,7 @@ pub fn rank(
     question: &str,
     bonuses: &[(usize, f64, Vec<usize>)],
 ) -> Vec<RankedFile> {
-    let corpus = idx.corpus();
+    let files = idx.files();
     let terms = report_terms(question);
     let by_term: HashMap<&str, f64> = terms.iter().map(|(t, c)| (t.as_str(), *c)).collect();
     let raw = content.scores(&terms);
@@ -322,8 +322,8 @@ pub fn rank(
         .iter()
         .map(|&s| if top > 0.0 { s / top } else { 0.0 })
         .collect();
-    score.resize(corpus.files.len(), 0.0);
-    for (f, bonus) in named_files(&corpus.files, &by_term) {
+    score.resize(files.len(), 0.0);
+    for (f, bonus) in named_files(files, &by_term) {
         score[f] += bonus;
     }
     let mut named: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -334,7 +334,7 @@ pub fn rank(
         }
     }
     for (f, s) in score.iter_mut().enumerate() {
-        *s *= factor(&corpus.files[f], &idx.class_of(f));
+        *s *= factor(&files[f], &idx.class_of(f));
     }
     let mut order: Vec<usize> = (0..score.len()).filter(|&f| score[f] > 0.0).collect();
     order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
@@ -358,16 +358,14 @@ pub fn rank(
                 .collect();
             matched.sort_by(|a, b| b.1.total_cmp(&a.1));
             let evidence: f64 = matched.iter().map(|(t, _)| content.idf(t)).sum();
+            let line = |si: usize| idx.symbol(si).map_or(0, |s| s.line);
             let mut symbols: Vec<(usize, f64)> = idx
                 .symbols_in(f)
                 .iter()
                 .map(|&si| (si, idx.symbol_score(si, &words, &weights)))
                 .filter(|x| x.1 > 0.0)
                 .collect();
-            symbols.sort_by(|a, b| {
-                b.1.total_cmp(&a.1)
-                    .then(corpus.symbols[a.0].line.cmp(&corpus.symbols[b.0].line))
-            });
+            symbols.sort_by(|a, b| b.1.total_cmp(&a.1).then(line(a.0).cmp(&line(b.0))));
             let mut first: Vec<usize> = named.remove(&f).unwrap_or_default();
             first.dedup();
             for (si, _) in symbols {
@@ -392,7 +390,7 @@ pub fn content_of(
     idx: &LexIndex,
     read: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> Arc<ContentIndex> {
-    idx.content_index(|| ContentIndex::build(&idx.corpus().files, read))
+    idx.content_index(|| ContentIndex::build(idx.files(), read))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::query::is_identifier_like;
-use super::rank::Corpus;
+use super::rank::{Corpus, LexIndex};
 
 /// A question with at least this many lines, or [`REPORT_WORDS`] words, is a report.
 const REPORT_LINES: usize = 3;
@@ -267,7 +267,7 @@ const MAX_DEFINING_FILES: usize = 4;
 /// it (to cite first). A hint that could mean several files shares its weight among them.
 /// `read` gives a file's text, for error messages (read only when the report has one).
 pub fn bonuses(
-    corpus: &Corpus,
+    index: &LexIndex,
     hints: &[Hint],
     read: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Vec<(usize, f64, Vec<usize>)> {
@@ -283,7 +283,7 @@ pub fn bonuses(
         seen.push(&h.target);
         match &h.target {
             Target::Path(p) => {
-                let files = files_for_path(corpus, p);
+                let files = files_for_path(index.files(), p);
                 if files.is_empty() {
                     continue;
                 }
@@ -303,9 +303,9 @@ pub fn bonuses(
                 if windows.is_empty() {
                     continue;
                 }
-                let files: Vec<usize> = (0..corpus.files.len())
+                let files: Vec<usize> = (0..index.files().len())
                     .filter(|&f| {
-                        read(&corpus.files[f]).is_some_and(|text| {
+                        read(&index.files()[f]).is_some_and(|text| {
                             windows.iter().any(|w| {
                                 memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
                             })
@@ -321,6 +321,7 @@ pub fn bonuses(
                 }
             }
             Target::Name(n) => {
+                let corpus = index.corpus();
                 let syms = symbols_named(corpus, n);
                 let mut files: Vec<usize> =
                     syms.iter().map(|&si| corpus.symbols[si].file).collect();
@@ -379,7 +380,7 @@ fn message_windows(message: &str) -> Vec<String> {
 /// The files a written path means: those whose path ends with its longest suffix that
 /// any file has, on component boundaries, down to the file name
 /// (`/usr/lib/python3/site-packages/jinja2/compiler.py` → `src/jinja2/compiler.py`).
-fn files_for_path(corpus: &Corpus, written: &str) -> Vec<usize> {
+fn files_for_path(files: &[String], written: &str) -> Vec<usize> {
     let norm = written.replace('\\', "/");
     let parts: Vec<&str> = norm
         .split('/')
@@ -391,8 +392,7 @@ fn files_for_path(corpus: &Corpus, written: &str) -> Vec<usize> {
         // A file name alone matches only a file at the top, or a path written bare: a
         // frame in `/usr/lib/python3/json/decoder.py` is not the repository's
         // `pkg/decoder.py`.
-        let hits: Vec<usize> = corpus
-            .files
+        let hits: Vec<usize> = files
             .iter()
             .enumerate()
             .filter(|(_, f)| *f == &suffix || f.ends_with(&format!("/{suffix}")))
@@ -473,7 +473,7 @@ mod tests {
         );
         let report = "It fails\n\nwith\n```\nValueError: The 'yourapp' package was not installed in a way\n```\n";
         let c = corpus();
-        let b = bonuses(&c, &of(report), &mut |p| {
+        let b = bonuses(&LexIndex::build(c.clone()), &of(report), &mut |p| {
             (p == "src/pkg/api.py").then(|| {
                 "raise ValueError(f\"The {x!r} package was not installed in a way that\")"
                     .to_string()
@@ -528,7 +528,7 @@ mod tests {
         let report = "boom\n\nTraceback (most recent call last):\n  \
             File \"/venv/site-packages/pkg/api.py\", line 3, in go\n  \
             File \"/usr/lib/python3/json/nodes.py\", line 9, in load\nValueError: x\n";
-        let b = bonuses(&c, &of(report), &mut |_| None);
+        let b = bonuses(&LexIndex::build(c.clone()), &of(report), &mut |_| None);
         let get = |f: usize| b.iter().find(|x| x.0 == f).map(|x| x.1);
         assert_eq!(get(0), Some(1.0));
         assert_eq!(get(2), None);
@@ -571,7 +571,7 @@ mod tests {
             ]
         );
         let c = corpus();
-        let b = bonuses(&c, &hints, &mut |_| None);
+        let b = bonuses(&LexIndex::build(c.clone()), &hints, &mut |_| None);
         // compiler.py: the innermost frame (1.0) and its function (0.4); nodes.py: the
         // title's Node.__hash__ (0.7) and the mention (0.8); repro.py is not in the repo;
         // api.py: `pkg.parse` (0.4).

@@ -6,6 +6,7 @@
 
 use crate::output::{out, outln};
 use anyhow::{Result, anyhow};
+use explore_agent::local::lexfile;
 use explore_tools::RepoRoot;
 use explore_tools::code::arango::{self, ArangoConfig, PushStats};
 use explore_tools::code::{CodeTool, IndexOptions, IndexStats};
@@ -17,6 +18,7 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     let dir = super::repo_dir(global.repo.as_deref())?;
     super::guard(&dir, global)?;
     let root = RepoRoot::new(&dir)?;
+    let root_path = root.path().to_path_buf();
     let tool = CodeTool::new(root, IndexOptions::default());
     if args.background {
         // One builder per cache; the others have nothing to add.
@@ -27,12 +29,16 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
             return Ok(0);
         };
         tool.index().map_err(|e| anyhow!("{e}"))?;
+        lexfile::refresh(&tool, &root_path);
         return Ok(0);
     }
     let stats = {
         // Phase and files done of total on stderr while the build runs (terminal only).
         let _watch = index_bar(global.quiet);
-        tool.index().map_err(|e| anyhow!("{e}"))?
+        let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
+        // The concept ranking's index, so that the first concept question reads it.
+        lexfile::refresh(&tool, &root_path);
+        stats
     };
     let store = crate::store::resolve(&args.store, &dir)?;
     for w in &store.warnings {

@@ -201,6 +201,17 @@ impl CodeTool {
         None
     }
 
+    /// The store file as the last refresh left it, opened anew, if it is whole and still
+    /// fresh (stats only): what a caller that holds the refreshed graph keys data derived
+    /// from it by (the local engine's lexical index). `None` when there is no cache, or
+    /// the tree changed since the refresh read it.
+    pub fn fresh_store(&self) -> Option<StoreFile> {
+        let path = lazy::store_path(&self.cache_path()?);
+        let root = self.root.path();
+        let store = StoreFile::open(&path, root, index::fingerprint()).ok()?;
+        store.is_fresh(root).ok()?.then_some(store)
+    }
+
     /// Answers from the warm store if there is one; `None` when the caller must use the
     /// graph (no store, stale, or a lookup found the store corrupt: then it is removed so
     /// that the refresh writes it again).

@@ -91,6 +91,8 @@ pub struct StoreFile {
     header: Header,
     sections: [OnceLock<Option<Box<[u8]>>>; COUNT],
     failure: OnceLock<String>,
+    /// The blake3 of the prefix (see [`StoreFile::key`]).
+    key: [u8; 16],
 }
 
 impl StoreFile {
@@ -147,7 +149,16 @@ impl StoreFile {
             header,
             sections: Default::default(),
             failure: OnceLock::new(),
+            key: hash16(&prefix),
         })
+    }
+
+    /// What identifies this store's content: the blake3 of its prefix, which holds the
+    /// format version, the index fingerprint and the header's hash (so every section's
+    /// hash, the watched stats among them). Another state of the tree or another build of
+    /// the extractor gives another key; the local engine keys its lexical index by it.
+    pub fn key(&self) -> [u8; 16] {
+        self.key
     }
 
     /// Whether every path the last walk depended on is unchanged: stats only, no walk.

@@ -1,0 +1,1143 @@
+//! The persisted lexical index: the concept ranking's terms, postings and file graph,
+//! written next to the code store so a warm concept question reads only what it needs.
+//!
+//! Building the ranking's index means reading every symbol record of the store (93k on the
+//! 1.4M-line benchmark corpus), splitting and stemming their names and docs, inverting
+//! them into postings and folding the call edges into a file graph: most of a concept
+//! question's second. None of it depends on the question, so it is done once per state of
+//! the code index and kept in `<name>.lex` beside `<name>.store`:
+//!
+//! ```text
+//! MAGIC ("explore lexical index\n")
+//! u32   LEX_VERSION (little-endian)
+//! [16]  build digest: blake3 of the sources that decide the index's content
+//! [16]  store key: the code store it was built from (`StoreFile::key`)
+//! u32   header length, [16] blake3 of the header, then the postcard `Header`
+//! sections, at offsets from the end of the header:
+//!   parts     postcard `Parts`: paths, field lengths, symbols by file, the file graph,
+//!             first-party callers per symbol (every question reads it whole)
+//!   terms     u32 n, n+1 u32 offsets into the blob, n u32 df, n+1 u64 offsets into the
+//!             postings, the blob (terms sorted by bytes)
+//!   postings  per term: 8 bytes of blake3, then the postcard list of `Posting`
+//!   symbol offsets  symbols+1 u64 offsets into the symbol records
+//!   symbols   per symbol: 8 bytes of blake3, then the postcard `SymbolInfo`
+//!   sources   postcard list of the files the graph does not parse, with their stats
+//! ```
+//!
+//! A question reads the prefix, the header, `parts`, `terms` and `sources` (each checked
+//! by its blake3), one postings record per term and synonym it asks (a binary search in
+//! `terms`), and the symbol records of its shortlist; a pasted report also reads every
+//! symbol record once, for the names it mentions. Records carry their own checksum.
+//!
+//! Freshness: the file is keyed by the code store's key, which changes whenever the
+//! store is rewritten for a changed tree (its watched stats are in it), and by the build
+//! digest, which changes with the splitting, stemming, ranking and text-search code. The
+//! files the graph does not parse (ranked by their text-found definitions) are not
+//! watched by the store, so their stats are recorded here and checked on open; the set of
+//! them cannot change while the store is fresh (it watches every directory the walk
+//! entered). Anything else wrong (truncated, flipped bytes, another version) is reported
+//! in one line and the index is rebuilt from the store.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use explore_tools::code::CodeTool;
+
+use super::rank::{Backing, Corpus, LexIndex, Memory, Parts, Posting, SymbolInfo};
+use super::{corpus, lexical};
+
+/// The first bytes of a lexical index file.
+const MAGIC: &[u8] = b"explore lexical index\n";
+/// Bumped whenever the layout changes meaning.
+pub const LEX_VERSION: u32 = 1;
+/// Bytes before the header: magic, version, build digest, store key, header length and
+/// hash.
+const PREFIX_LEN: usize = MAGIC.len() + 4 + 16 + 16 + 4 + 16;
+/// Headers larger than this are corrupt (a real one is about a hundred bytes plus the
+/// root).
+const MAX_HEADER: u32 = 64 * 1024;
+
+/// The sources whose change changes what the index holds: a build with other splitting,
+/// stemming, ranking or text-search code must not read this build's files even if
+/// nobody bumped [`LEX_VERSION`].
+const SOURCES: [&str; 8] = [
+    include_str!("text.rs"),
+    include_str!("rank.rs"),
+    include_str!("corpus.rs"),
+    include_str!("lexical.rs"),
+    include_str!("lines.rs"),
+    include_str!("classify.rs"),
+    include_str!("lexfile.rs"),
+    env!("CARGO_PKG_VERSION"),
+];
+
+/// The build digest: blake3 of [`SOURCES`].
+fn build_digest() -> [u8; 16] {
+    static DIGEST: OnceLock<[u8; 16]> = OnceLock::new();
+    *DIGEST.get_or_init(|| {
+        let mut h = blake3::Hasher::new();
+        for s in SOURCES {
+            h.update(&(s.len() as u64).to_le_bytes());
+            h.update(s.as_bytes());
+        }
+        first16(h.finalize().as_bytes())
+    })
+}
+
+fn first16(bytes: &[u8]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&bytes[..16]);
+    out
+}
+
+fn hash16(bytes: &[u8]) -> [u8; 16] {
+    first16(blake3::hash(bytes).as_bytes())
+}
+
+fn hash8(bytes: &[u8]) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    out.copy_from_slice(&blake3::hash(bytes).as_bytes()[..8]);
+    out
+}
+
+/// Why a lexical index file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LexFileError {
+    /// The file could not be read or written.
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file does not start like a lexical index.
+    #[error("it is not a lexical index file")]
+    NotALexFile,
+    /// Another layout version.
+    #[error("it has format {found}, this build reads {LEX_VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u32,
+    },
+    /// Written by a build whose ranking or text code differs.
+    #[error("it was written by another build of the ranking")]
+    Build,
+    /// Built from another state of the code index (the repository changed since).
+    #[error("it was built from another state of the code index")]
+    Stale,
+    /// A file the graph does not parse changed since the index was built.
+    #[error("{0} changed since it was built")]
+    SourceChanged(String),
+    /// The header is cut short, does not match its checksum or does not decode.
+    #[error("its header is corrupt")]
+    Header,
+    /// Built for another repository root.
+    #[error("it belongs to another repository ({0})")]
+    OtherRoot(String),
+    /// A section ends past the end of the file.
+    #[error("it is truncated (the {0} section ends past the end of the file)")]
+    Truncated(&'static str),
+    /// A section or record does not match its checksum or is malformed.
+    #[error("its {0} section is corrupt")]
+    Corrupt(&'static str),
+}
+
+impl LexFileError {
+    /// Whether the file is merely out of date (rebuilt without a warning) or missing.
+    pub fn is_expected(&self) -> bool {
+        match self {
+            LexFileError::Io(e) => e.kind() == std::io::ErrorKind::NotFound,
+            LexFileError::Stale | LexFileError::SourceChanged(_) => true,
+            _ => false,
+        }
+    }
+}
+
+/// The lexical index file that belongs with the code cache file `cache`.
+pub fn path_for(cache: &Path) -> PathBuf {
+    cache.with_extension("lex")
+}
+
+/// Adds the files of `sources` the graph does not parse to `corpus` (the Rust of a Rust
+/// repository with Go fixtures: they rank by their text-found definitions), builds the
+/// index, and writes it at `file` keyed by the code store's `key` when both are known (a
+/// failed write is a warning: the index is still answered from memory).
+pub fn build_and_save(
+    mut corpus: Corpus,
+    root: &Path,
+    sources: &[String],
+    file: Option<&Path>,
+    key: Option<[u8; 16]>,
+) -> LexIndex {
+    let graph_files = corpus.files.len();
+    lexical::extend_corpus(&mut corpus, root, sources);
+    let stats: Vec<SourceStat> = corpus.files[graph_files..]
+        .iter()
+        .map(|rel| SourceStat::of(root, rel))
+        .collect();
+    let idx = LexIndex::build(corpus);
+    if let (Some(path), Some(key)) = (file, key)
+        && let Err(e) = save(path, root, key, &idx, &stats)
+    {
+        tracing::warn!("cannot write the lexical index {} ({e})", path.display());
+    }
+    idx
+}
+
+/// Writes the index for the code index `code` has just refreshed, unless a fresh one is
+/// there already: `explore index` warms it with the code index, so the first concept
+/// question reads it instead of building it.
+pub fn refresh(code: &CodeTool, root: &Path) {
+    let (Some(path), Some(store)) = (code.cache_path().map(|c| path_for(&c)), code.fresh_store())
+    else {
+        return;
+    };
+    if open(&path, root, store.key()).is_ok() {
+        return;
+    }
+    let Ok(graph) = code.graph() else {
+        return;
+    };
+    if graph.symbols().is_empty() {
+        return;
+    }
+    let corpus = corpus::from_graph(&graph);
+    drop(graph);
+    let sources = lexical::list_sources(root);
+    build_and_save(corpus, root, &sources, Some(&path), Some(store.key()));
+}
+
+/// The sections, in file order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sec {
+    Parts = 0,
+    Terms,
+    Postings,
+    SymbolOffsets,
+    Symbols,
+    Sources,
+}
+
+const COUNT: usize = 6;
+
+impl Sec {
+    const ALL: [Sec; COUNT] = [
+        Sec::Parts,
+        Sec::Terms,
+        Sec::Postings,
+        Sec::SymbolOffsets,
+        Sec::Symbols,
+        Sec::Sources,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Sec::Parts => "parts",
+            Sec::Terms => "terms",
+            Sec::Postings => "postings",
+            Sec::SymbolOffsets => "symbol offsets",
+            Sec::Symbols => "symbols",
+            Sec::Sources => "sources",
+        }
+    }
+
+    /// Record data is checked per record, the rest whole.
+    fn hashed_whole(self) -> bool {
+        !matches!(self, Sec::Postings | Sec::Symbols)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct SectionRef {
+    offset: u64,
+    len: u64,
+    hash: [u8; 16],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Header {
+    root: String,
+    files: u32,
+    symbols: u32,
+    sections: Vec<SectionRef>,
+}
+
+/// A file the code graph does not parse, ranked by its text-found definitions, as it was
+/// when the index was built.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceStat {
+    /// Repo-relative path.
+    pub path: String,
+    /// Its size and modification time in nanoseconds, `None` when it could not be read.
+    pub stat: Option<(u64, i128)>,
+}
+
+impl SourceStat {
+    /// The stats of `rel` under `root` now.
+    pub fn of(root: &Path, rel: &str) -> SourceStat {
+        let stat = std::fs::symlink_metadata(root.join(rel)).ok().map(|m| {
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos() as i128);
+            (m.len(), mtime)
+        });
+        SourceStat {
+            path: rel.to_string(),
+            stat,
+        }
+    }
+}
+
+fn len_u32(n: usize) -> std::io::Result<u32> {
+    u32::try_from(n).map_err(|_| std::io::Error::other("the lexical index is too large"))
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn u32_at(bytes: &[u8], i: usize) -> Option<u32> {
+    let start = i.checked_mul(4)?;
+    let b = bytes.get(start..start.checked_add(4)?)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+fn u64_at(bytes: &[u8], i: usize) -> Option<u64> {
+    let start = i.checked_mul(8)?;
+    let b = bytes.get(start..start.checked_add(8)?)?;
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    Some(u64::from_le_bytes(a))
+}
+
+/// Record tables: u64 offsets, and records of a checksum then the postcard value.
+fn records<T: Serialize>(items: impl Iterator<Item = T>) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+    let mut offsets = 0u64.to_le_bytes().to_vec();
+    let mut data = Vec::new();
+    let mut body = Vec::new();
+    for item in items {
+        body.clear();
+        body = postcard::to_extend(&item, body).map_err(std::io::Error::other)?;
+        data.extend_from_slice(&hash8(&body));
+        data.extend_from_slice(&body);
+        offsets.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    }
+    Ok((offsets, data))
+}
+
+/// Writes the index `idx` (built in memory) for `root` at `path`, keyed by the code
+/// store's `store_key`, with the stats of the files the graph does not parse. Written to
+/// a temporary file and renamed into place, so a reader sees the old file or the new.
+pub fn save(
+    path: &Path,
+    root: &Path,
+    store_key: [u8; 16],
+    idx: &LexIndex,
+    sources: &[SourceStat],
+) -> std::io::Result<()> {
+    let parts = encode(root, store_key, idx, sources)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("lex");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = File::create(&tmp)?;
+        for p in &parts {
+            f.write_all(p)?;
+        }
+        f.sync_data()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The file's bytes: prefix and header, then each section.
+fn encode(
+    root: &Path,
+    store_key: [u8; 16],
+    idx: &LexIndex,
+    sources: &[SourceStat],
+) -> std::io::Result<Vec<Vec<u8>>> {
+    let Some(memory) = idx.backing().memory() else {
+        return Err(std::io::Error::other(
+            "only an index built in memory is written",
+        ));
+    };
+    let mut terms: Vec<(&String, &Vec<Posting>)> = memory.postings.iter().collect();
+    terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let (post_offsets, post_data) = records(terms.iter().map(|t| t.1))?;
+    let mut term_sec = Vec::new();
+    put_u32(&mut term_sec, len_u32(terms.len())?);
+    let mut at = 0usize;
+    put_u32(&mut term_sec, 0);
+    for (t, _) in &terms {
+        at += t.len();
+        put_u32(&mut term_sec, len_u32(at)?);
+    }
+    for (_, p) in &terms {
+        put_u32(&mut term_sec, len_u32(p.len())?);
+    }
+    term_sec.extend_from_slice(&post_offsets);
+    for (t, _) in &terms {
+        term_sec.extend_from_slice(t.as_bytes());
+    }
+    let symbols = &memory.corpus.symbols;
+    let (sym_offsets, sym_data) = records(symbols.iter())?;
+    let parts = postcard::to_stdvec(idx.parts()).map_err(std::io::Error::other)?;
+    let sources = postcard::to_stdvec(sources).map_err(std::io::Error::other)?;
+    let sections: Vec<(Sec, Vec<u8>)> = vec![
+        (Sec::Parts, parts),
+        (Sec::Terms, term_sec),
+        (Sec::Postings, post_data),
+        (Sec::SymbolOffsets, sym_offsets),
+        (Sec::Symbols, sym_data),
+        (Sec::Sources, sources),
+    ];
+    let mut refs = Vec::with_capacity(COUNT);
+    let mut offset = 0u64;
+    for (sec, bytes) in &sections {
+        refs.push(SectionRef {
+            offset,
+            len: bytes.len() as u64,
+            hash: if sec.hashed_whole() {
+                hash16(bytes)
+            } else {
+                [0; 16]
+            },
+        });
+        offset += bytes.len() as u64;
+    }
+    let header = Header {
+        root: root.to_string_lossy().into_owned(),
+        files: len_u32(idx.files().len())?,
+        symbols: len_u32(symbols.len())?,
+        sections: refs,
+    };
+    let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
+    let mut head = Vec::with_capacity(PREFIX_LEN + header.len());
+    head.extend_from_slice(MAGIC);
+    put_u32(&mut head, LEX_VERSION);
+    head.extend_from_slice(&build_digest());
+    head.extend_from_slice(&store_key);
+    put_u32(&mut head, len_u32(header.len())?);
+    head.extend_from_slice(&hash16(&header));
+    head.extend_from_slice(&header);
+    let mut out = vec![head];
+    out.extend(sections.into_iter().map(|(_, b)| b));
+    Ok(out)
+}
+
+/// Fills `buf` from `file` at `offset` without a shared cursor.
+#[cfg(unix)]
+fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, offset)
+}
+
+/// Fills `buf` from `file` at `offset` (Windows: `seek_read` until full).
+#[cfg(windows)]
+fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    let mut done = 0;
+    while done < buf.len() {
+        let n = file.seek_read(&mut buf[done..], offset + done as u64)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        done += n;
+    }
+    Ok(())
+}
+
+/// Opens the index at `path` for `root`, built from the code store with `store_key` by
+/// this build, and checks its prefix, header, whole sections and the stats of the files
+/// the graph does not parse. The postings and symbol records are read on demand.
+pub fn open(path: &Path, root: &Path, store_key: [u8; 16]) -> Result<LexIndex, LexFileError> {
+    let file = File::open(path)?;
+    let len = file.metadata()?.len();
+    if len < PREFIX_LEN as u64 {
+        return Err(LexFileError::NotALexFile);
+    }
+    let mut prefix = [0u8; PREFIX_LEN];
+    read_at(&file, 0, &mut prefix)?;
+    let rest = prefix
+        .strip_prefix(MAGIC)
+        .ok_or(LexFileError::NotALexFile)?;
+    let (version, rest) = rest.split_at(4);
+    let found = u32_at(version, 0).ok_or(LexFileError::NotALexFile)?;
+    if found != LEX_VERSION {
+        return Err(LexFileError::Version { found });
+    }
+    let (digest, rest) = rest.split_at(16);
+    if digest != build_digest() {
+        return Err(LexFileError::Build);
+    }
+    let (key, rest) = rest.split_at(16);
+    if key != store_key {
+        return Err(LexFileError::Stale);
+    }
+    let (header_len, header_hash) = rest.split_at(4);
+    let header_len = u32_at(header_len, 0).ok_or(LexFileError::Header)?;
+    if header_len > MAX_HEADER || PREFIX_LEN as u64 + u64::from(header_len) > len {
+        return Err(LexFileError::Header);
+    }
+    let mut header = vec![0u8; header_len as usize];
+    read_at(&file, PREFIX_LEN as u64, &mut header)?;
+    if hash16(&header) != header_hash {
+        return Err(LexFileError::Header);
+    }
+    let header: Header = postcard::from_bytes(&header).map_err(|_| LexFileError::Header)?;
+    if header.sections.len() != COUNT {
+        return Err(LexFileError::Header);
+    }
+    if header.root != root.to_string_lossy() {
+        return Err(LexFileError::OtherRoot(header.root));
+    }
+    let body = PREFIX_LEN as u64 + u64::from(header_len);
+    for (sec, r) in Sec::ALL.iter().zip(&header.sections) {
+        let end = r
+            .offset
+            .checked_add(r.len)
+            .and_then(|e| e.checked_add(body));
+        if end.is_none_or(|e| e > len) {
+            return Err(LexFileError::Truncated(sec.name()));
+        }
+    }
+    let reader = Reader {
+        file,
+        body,
+        header,
+        terms: Box::default(),
+        sym_offsets: OnceLock::new(),
+        symbols: Mutex::new(HashMap::new()),
+        corpus: OnceLock::new(),
+        files: Vec::new(),
+        failure: OnceLock::new(),
+    };
+    let sources: Vec<SourceStat> = reader.decode_section(Sec::Sources)?;
+    for s in &sources {
+        if SourceStat::of(root, &s.path).stat != s.stat {
+            return Err(LexFileError::SourceChanged(s.path.clone()));
+        }
+    }
+    let parts: Parts = reader.decode_section(Sec::Parts)?;
+    let terms = reader.section(Sec::Terms)?;
+    let corrupt = || LexFileError::Corrupt(Sec::Terms.name());
+    let table = Terms::parse(&terms).ok_or_else(corrupt)?;
+    let postings_len = reader.header.sections[Sec::Postings as usize].len;
+    if !table.valid(postings_len) {
+        return Err(corrupt());
+    }
+    let (files, symbols) = (reader.header.files as usize, reader.header.symbols as usize);
+    let parts_ok = parts.files.len() == files
+        && parts.lens.len() == files
+        && parts.by_file.len() == files
+        && parts.file_edges.len() == files
+        && parts.in_degree.len() == symbols
+        && parts
+            .by_file
+            .iter()
+            .flatten()
+            .all(|&s| (s as usize) < symbols)
+        && parts
+            .file_edges
+            .iter()
+            .flatten()
+            .all(|&(f, _)| (f as usize) < files);
+    if !parts_ok {
+        return Err(LexFileError::Corrupt(Sec::Parts.name()));
+    }
+    let reader = Reader {
+        terms,
+        files: parts.files.clone(),
+        ..reader
+    };
+    Ok(LexIndex::from_parts(parts, Box::new(reader)))
+}
+
+/// The term table of [`Sec::Terms`], borrowed.
+struct Terms<'a> {
+    n: usize,
+    offsets: &'a [u8],
+    df: &'a [u8],
+    postings: &'a [u8],
+    blob: &'a [u8],
+}
+
+impl<'a> Terms<'a> {
+    fn parse(bytes: &'a [u8]) -> Option<Self> {
+        let n = u32_at(bytes, 0)? as usize;
+        let offsets_end = 4 + (n + 1) * 4;
+        let df_end = offsets_end + n * 4;
+        let postings_end = df_end + (n + 1) * 8;
+        if bytes.len() < postings_end {
+            return None;
+        }
+        Some(Terms {
+            n,
+            offsets: &bytes[4..offsets_end],
+            df: &bytes[offsets_end..df_end],
+            postings: &bytes[df_end..postings_end],
+            blob: &bytes[postings_end..],
+        })
+    }
+
+    /// Offsets that stay within the blob and the postings, never decreasing.
+    fn valid(&self, postings_len: u64) -> bool {
+        u32_at(self.offsets, 0) == Some(0)
+            && u32_at(self.offsets, self.n).is_some_and(|e| e as usize == self.blob.len())
+            && (0..self.n).all(|i| u32_at(self.offsets, i) <= u32_at(self.offsets, i + 1))
+            && u64_at(self.postings, 0) == Some(0)
+            && u64_at(self.postings, self.n) == Some(postings_len)
+            && (0..self.n).all(|i| u64_at(self.postings, i) <= u64_at(self.postings, i + 1))
+    }
+
+    fn term(&self, i: usize) -> &'a [u8] {
+        let a = u32_at(self.offsets, i).unwrap_or(0) as usize;
+        let b = u32_at(self.offsets, i + 1).unwrap_or(0) as usize;
+        self.blob.get(a..b).unwrap_or_default()
+    }
+
+    /// The index of `term`, by binary search.
+    fn find(&self, term: &str) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.term(mid).cmp(term.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+}
+
+/// A persisted index opened for lookups: the term table in memory, postings and symbols
+/// read per record.
+#[derive(Debug)]
+struct Reader {
+    file: File,
+    body: u64,
+    header: Header,
+    terms: Box<[u8]>,
+    sym_offsets: OnceLock<Option<Box<[u8]>>>,
+    /// Symbol records already read: the ranking and the answer read the shortlist's
+    /// symbols several times.
+    symbols: Mutex<HashMap<usize, SymbolInfo>>,
+    corpus: OnceLock<Corpus>,
+    files: Vec<String>,
+    failure: OnceLock<String>,
+}
+
+impl Reader {
+    fn fail(&self, e: &LexFileError) {
+        if self.failure.set(e.to_string()).is_ok() {
+            tracing::debug!("lexical index lookup failed: {e}");
+        }
+    }
+
+    fn section(&self, sec: Sec) -> Result<Box<[u8]>, LexFileError> {
+        let r = self.header.sections[sec as usize];
+        let len = usize::try_from(r.len).map_err(|_| LexFileError::Truncated(sec.name()))?;
+        let mut buf = vec![0u8; len];
+        read_at(&self.file, self.body + r.offset, &mut buf)?;
+        if sec.hashed_whole() && hash16(&buf) != r.hash {
+            return Err(LexFileError::Corrupt(sec.name()));
+        }
+        Ok(buf.into_boxed_slice())
+    }
+
+    fn decode_section<T: serde::de::DeserializeOwned>(&self, sec: Sec) -> Result<T, LexFileError> {
+        let bytes = self.section(sec)?;
+        postcard::from_bytes(&bytes).map_err(|_| LexFileError::Corrupt(sec.name()))
+    }
+
+    /// Record bytes `a..b` of a record section, checksum verified and stripped.
+    fn record(&self, sec: Sec, a: u64, b: u64) -> Option<Vec<u8>> {
+        let r = self.header.sections[sec as usize];
+        if b > r.len || a.checked_add(8).is_none_or(|min| b < min) {
+            self.fail(&LexFileError::Corrupt(sec.name()));
+            return None;
+        }
+        let mut buf = vec![0u8; (b - a) as usize];
+        if let Err(e) = read_at(&self.file, self.body + r.offset + a, &mut buf) {
+            self.fail(&LexFileError::Io(e));
+            return None;
+        }
+        let body = buf.split_off(8);
+        if hash8(&body) != buf[..] {
+            self.fail(&LexFileError::Corrupt(sec.name()));
+            return None;
+        }
+        Some(body)
+    }
+
+    fn decode<T: serde::de::DeserializeOwned>(&self, bytes: &[u8], sec: Sec) -> Option<T> {
+        match postcard::from_bytes(bytes) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                self.fail(&LexFileError::Corrupt(sec.name()));
+                None
+            }
+        }
+    }
+
+    fn sym_offsets(&self) -> Option<&[u8]> {
+        self.sym_offsets
+            .get_or_init(|| {
+                let n = self.header.symbols as usize;
+                let data_len = self.header.sections[Sec::Symbols as usize].len;
+                match self.section(Sec::SymbolOffsets) {
+                    Ok(b)
+                        if b.len() == (n + 1) * 8
+                            && u64_at(&b, 0) == Some(0)
+                            && u64_at(&b, n) == Some(data_len)
+                            && (0..n).all(|i| u64_at(&b, i) <= u64_at(&b, i + 1)) =>
+                    {
+                        Some(b)
+                    }
+                    Ok(_) => {
+                        self.fail(&LexFileError::Corrupt(Sec::SymbolOffsets.name()));
+                        None
+                    }
+                    Err(e) => {
+                        self.fail(&e);
+                        None
+                    }
+                }
+            })
+            .as_deref()
+    }
+
+    fn read_symbol(&self, si: usize) -> Option<SymbolInfo> {
+        let offs = self.sym_offsets()?;
+        let (a, b) = (u64_at(offs, si)?, u64_at(offs, si + 1)?);
+        let bytes = self.record(Sec::Symbols, a, b)?;
+        self.decode(&bytes, Sec::Symbols)
+    }
+
+    /// Every symbol, from one read of the symbol section.
+    fn all_symbols(&self) -> Vec<SymbolInfo> {
+        let n = self.header.symbols as usize;
+        let Some(offs) = self.sym_offsets() else {
+            return Vec::new();
+        };
+        let data = match self.section(Sec::Symbols) {
+            Ok(d) => d,
+            Err(e) => {
+                self.fail(&e);
+                return Vec::new();
+            }
+        };
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let (Some(a), Some(b)) = (u64_at(offs, i), u64_at(offs, i + 1)) else {
+                break;
+            };
+            let rec = data.get(a as usize..b as usize).unwrap_or_default();
+            let (sum, body) = rec.split_at(rec.len().min(8));
+            if sum.len() < 8 || hash8(body) != sum {
+                self.fail(&LexFileError::Corrupt(Sec::Symbols.name()));
+                return Vec::new();
+            }
+            match self.decode(body, Sec::Symbols) {
+                Some(s) => out.push(s),
+                None => return Vec::new(),
+            }
+        }
+        out
+    }
+}
+
+impl Backing for Reader {
+    fn df(&self, term: &str) -> usize {
+        let Some(t) = Terms::parse(&self.terms) else {
+            return 0;
+        };
+        t.find(term)
+            .and_then(|i| u32_at(t.df, i))
+            .map_or(0, |d| d as usize)
+    }
+
+    fn postings(&self, term: &str) -> Vec<Posting> {
+        let Some(t) = Terms::parse(&self.terms) else {
+            return Vec::new();
+        };
+        let Some(i) = t.find(term) else {
+            return Vec::new();
+        };
+        let (Some(a), Some(b)) = (u64_at(t.postings, i), u64_at(t.postings, i + 1)) else {
+            return Vec::new();
+        };
+        let Some(bytes) = self.record(Sec::Postings, a, b) else {
+            return Vec::new();
+        };
+        let list: Vec<Posting> = self.decode(&bytes, Sec::Postings).unwrap_or_default();
+        let df = u32_at(t.df, i).map_or(0, |d| d as usize);
+        if list.len() != df || list.iter().any(|p| p.file >= self.header.files) {
+            self.fail(&LexFileError::Corrupt(Sec::Postings.name()));
+            return Vec::new();
+        }
+        list
+    }
+
+    fn symbol(&self, si: usize) -> Option<SymbolInfo> {
+        if let Some(c) = self.corpus.get() {
+            return c.symbols.get(si).cloned();
+        }
+        if si >= self.header.symbols as usize {
+            return None;
+        }
+        let mut cache = match self.symbols.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some(s) = cache.get(&si) {
+            return Some(s.clone());
+        }
+        let s = self.read_symbol(si)?;
+        cache.insert(si, s.clone());
+        Some(s)
+    }
+
+    fn corpus(&self) -> &Corpus {
+        self.corpus.get_or_init(|| Corpus {
+            files: self.files.clone(),
+            symbols: self.all_symbols(),
+            edges: Vec::new(),
+        })
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.get().cloned()
+    }
+}
+
+impl Backing for Memory {
+    fn df(&self, term: &str) -> usize {
+        self.postings.get(term).map_or(0, Vec::len)
+    }
+    fn postings(&self, term: &str) -> Vec<Posting> {
+        self.postings.get(term).cloned().unwrap_or_default()
+    }
+    fn symbol(&self, si: usize) -> Option<SymbolInfo> {
+        self.corpus.symbols.get(si).cloned()
+    }
+    fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+    fn memory(&self) -> Option<&Memory> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use explore_tools::code::IndexOptions;
+    use explore_tools::{Registry, RegistryOptions, RepoRoot};
+
+    use super::*;
+    use crate::event::NullSink;
+    use crate::local::LocalPolicy;
+    use crate::local::classify::Focus;
+    use crate::local::rank::RankedFile;
+    use crate::local::text;
+    use crate::{ExploreResult, RunConfig, explore};
+
+    fn fixture(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../evals/fixtures")
+            .join(name)
+    }
+
+    /// Questions whose words the fixtures hold, and some they do not.
+    const QUESTIONS: [&str; 12] = [
+        "how are webhooks handled",
+        "where is retry logic",
+        "how are retries with backoff handled",
+        "how does the planner build a plan",
+        "where is the configuration loaded",
+        "how are transactions posted to the ledger",
+        "where are amounts converted between currencies",
+        "how is the issue store queried",
+        "what happens when a signature check fails",
+        "where are tests for the repository",
+        "how is the flux capacitor calibrated",
+        "how are accounts reconciled and audited in storage",
+    ];
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let target = to.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy_dir(&e.path(), &target);
+            } else {
+                std::fs::copy(e.path(), target).unwrap();
+            }
+        }
+    }
+
+    /// A copy of a fixture and a cache folder, both temporary.
+    struct Repo {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+        cache: PathBuf,
+    }
+
+    fn repo(name: &str) -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(name);
+        copy_dir(&fixture(name), &root);
+        let root = root.canonicalize().unwrap();
+        let cache = dir.path().join("cache");
+        Repo {
+            _dir: dir,
+            root,
+            cache,
+        }
+    }
+
+    fn registry(r: &Repo) -> Registry {
+        let options = RegistryOptions {
+            index: IndexOptions {
+                cache_dir: Some(r.cache.clone()),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        Registry::new(RepoRoot::new(&r.root).unwrap(), options)
+    }
+
+    /// The lexical index file of a registry's repository.
+    fn lex_path(reg: &Registry) -> PathBuf {
+        path_for(&reg.code().cache_path().unwrap())
+    }
+
+    fn store_key(reg: &Registry) -> [u8; 16] {
+        reg.code().fresh_store().unwrap().key()
+    }
+
+    async fn ask(reg: &Registry, question: &str) -> ExploreResult {
+        let mut policy = LocalPolicy::new(reg.clone());
+        explore(reg, &mut policy, &RunConfig::new(question), &NullSink)
+            .await
+            .unwrap()
+    }
+
+    /// `(path, lines)` of every relevant file: what an answer says.
+    fn cited(r: &ExploreResult) -> Vec<(String, Vec<u32>)> {
+        r.relevant_files
+            .iter()
+            .map(|f| (f.path.clone(), f.locations.iter().map(|l| l.line).collect()))
+            .collect()
+    }
+
+    /// The index of a fixture built in memory from its graph, as the engine builds it.
+    fn built(r: &Repo) -> (Registry, LexIndex) {
+        let reg = registry(r);
+        let graph = reg.code().graph().unwrap();
+        let corpus = corpus::from_graph(&graph);
+        let sources = lexical::list_sources(&r.root);
+        (reg, build_and_save(corpus, &r.root, &sources, None, None))
+    }
+
+    fn rank_all(idx: &LexIndex, root: &Path) -> Vec<Vec<RankedFile>> {
+        QUESTIONS
+            .iter()
+            .map(|q| {
+                let terms = text::query_terms(q);
+                let mut content = |rel: &str| {
+                    crate::local::concept::read_small(root, rel)
+                        .map(|t| crate::local::rank::content_terms(&t))
+                };
+                idx.rank(&terms, &[], &mut content, Focus::of(&terms))
+            })
+            .collect()
+    }
+
+    /// Everything a question can read from an index, compared between two.
+    fn assert_same(a: &LexIndex, b: &LexIndex, root: &Path) {
+        assert_eq!(a.files(), b.files());
+        assert_eq!(a.parts(), b.parts());
+        assert_eq!(rank_all(a, root), rank_all(b, root));
+        let Some(mem) = a.backing().memory() else {
+            panic!("the first index is built in memory");
+        };
+        for (term, postings) in &mem.postings {
+            assert_eq!(&b.backing().postings(term), postings, "{term}");
+            assert_eq!(a.idf(term), b.idf(term));
+            assert!(b.knows(term));
+        }
+        assert!(!b.knows("capacitor"));
+        for si in 0..a.corpus().symbols.len() {
+            assert_eq!(a.symbol(si), b.symbol(si));
+        }
+        assert_eq!(a.corpus().files, b.corpus().files);
+        assert_eq!(a.corpus().symbols, b.corpus().symbols);
+        assert_eq!(b.failure(), None);
+    }
+
+    #[test]
+    fn the_persisted_index_ranks_as_the_one_built_in_memory() {
+        for name in ["relay", "ledger"] {
+            let r = repo(name);
+            let (reg, idx) = built(&r);
+            let path = lex_path(&reg);
+            save(&path, &r.root, store_key(&reg), &idx, &[]).unwrap();
+            let opened = open(&path, &r.root, store_key(&reg)).unwrap();
+            assert_same(&idx, &opened, &r.root);
+            // Some question found something: the comparison is not of empty lists.
+            assert!(
+                rank_all(&idx, &r.root).iter().any(|x| !x.is_empty()),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_foreign_stale_or_damaged_file_is_refused_or_reports_its_failure() {
+        let r = repo("relay");
+        let (reg, idx) = built(&r);
+        let path = lex_path(&reg);
+        let key = store_key(&reg);
+        save(&path, &r.root, key, &idx, &[]).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        // Another state of the code index, another root, another version or build.
+        assert!(matches!(
+            open(&path, &r.root, [7; 16]),
+            Err(LexFileError::Stale)
+        ));
+        assert!(matches!(
+            open(&path, Path::new("/elsewhere"), key),
+            Err(LexFileError::OtherRoot(_))
+        ));
+        let mut other = good.clone();
+        other[MAGIC.len()] ^= 1;
+        std::fs::write(&path, &other).unwrap();
+        assert!(matches!(
+            open(&path, &r.root, key),
+            Err(LexFileError::Version { .. })
+        ));
+        let mut other = good.clone();
+        other[MAGIC.len() + 4] ^= 1;
+        std::fs::write(&path, &other).unwrap();
+        assert!(matches!(
+            open(&path, &r.root, key),
+            Err(LexFileError::Build)
+        ));
+        // Cut anywhere: refused.
+        for cut in (0..good.len()).step_by(good.len() / 41 + 1) {
+            std::fs::write(&path, &good[..cut]).unwrap();
+            assert!(open(&path, &r.root, key).is_err(), "cut at {cut}");
+        }
+        // A flipped byte anywhere: refused, or noticed by the lookup that reads it, or in
+        // a byte nothing reads back; never a wrong answer without a failure.
+        for at in (PREFIX_LEN..good.len()).step_by(good.len() / 61 + 1) {
+            let mut bad = good.clone();
+            bad[at] ^= 0x20;
+            std::fs::write(&path, &bad).unwrap();
+            let Ok(opened) = open(&path, &r.root, key) else {
+                continue;
+            };
+            let same = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                assert_same(&idx, &opened, &r.root)
+            }));
+            assert!(
+                same.is_ok() || opened.failure().is_some(),
+                "byte {at} changed an answer unnoticed"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_concept_question_writes_the_index_and_a_damaged_one_is_rebuilt() {
+        let r = repo("relay");
+        let question = "how are webhooks handled";
+        let reg = registry(&r);
+        reg.code().index().unwrap();
+        let path = lex_path(&reg);
+        assert!(!path.exists());
+        let first = ask(&registry(&r), question).await;
+        assert!(!first.relevant_files.is_empty());
+        let key = store_key(&reg);
+        assert!(
+            open(&path, &r.root, key).is_ok(),
+            "written by the first question"
+        );
+        let good = std::fs::read(&path).unwrap();
+        // Truncated, then of another version: each time the answer is the same and the
+        // file is written again.
+        let mut foreign = good.clone();
+        foreign[MAGIC.len()] = 9;
+        for bad in [good[..good.len() / 2].to_vec(), foreign, Vec::new()] {
+            std::fs::write(&path, &bad).unwrap();
+            let again = ask(&registry(&r), question).await;
+            assert_eq!(cited(&again), cited(&first));
+            assert!(open(&path, &r.root, key).is_ok());
+        }
+        // Damage that only a lookup finds (a symbol record): the answer is still the same,
+        // from an index built again.
+        let opened = open(&path, &r.root, key).unwrap();
+        let header = &opened_header(&path);
+        let sym = header.sections[Sec::Symbols as usize];
+        let body = good.len() as u64 - header.sections.iter().map(|s| s.len).sum::<u64>();
+        let mut bad = good.clone();
+        for b in &mut bad[(body + sym.offset) as usize..(body + sym.offset + sym.len) as usize] {
+            *b ^= 0x55;
+        }
+        drop(opened);
+        std::fs::write(&path, &bad).unwrap();
+        let again = ask(&registry(&r), question).await;
+        assert_eq!(cited(&again), cited(&first));
+        assert_eq!(std::fs::read(&path).unwrap(), good, "rewritten whole");
+    }
+
+    fn opened_header(path: &Path) -> Header {
+        let bytes = std::fs::read(path).unwrap();
+        let len = u32_at(&bytes[PREFIX_LEN - 20..PREFIX_LEN - 16], 0).unwrap() as usize;
+        postcard::from_bytes(&bytes[PREFIX_LEN..PREFIX_LEN + len]).unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_edit_refreshes_the_index() {
+        let r = repo("relay");
+        let reg = registry(&r);
+        reg.code().index().unwrap();
+        refresh(reg.code(), &r.root);
+        let path = lex_path(&reg);
+        let before = store_key(&reg);
+        assert!(
+            open(&path, &r.root, before).is_ok(),
+            "written by `explore index`"
+        );
+        let question = "where is the zebra quokka bookkeeping";
+        let missing = ask(&registry(&r), question).await;
+        assert!(missing.relevant_files.is_empty());
+        // A new function in an existing file: the next question sees it.
+        let file = r.root.join("internal/retry/retry.go");
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        text.push_str("\n// ZebraQuokkaBookkeeping keeps the zebra quokka books.\nfunc ZebraQuokkaBookkeeping() {}\n");
+        std::fs::write(&file, text).unwrap();
+        let found = ask(&registry(&r), question).await;
+        assert_eq!(
+            found.relevant_files.first().map(|f| f.path.as_str()),
+            Some("internal/retry/retry.go")
+        );
+        let reg = registry(&r);
+        let after = store_key(&reg);
+        assert_ne!(before, after);
+        let opened = open(&path, &r.root, after).unwrap();
+        let (_, fresh) = built(&r);
+        assert_same(&fresh, &opened, &r.root);
+    }
+}
