@@ -16,7 +16,7 @@
 //!    there are at most [`MAX_NAME_MATCHES`], each edge marked `inferred`. A receiver of
 //!    a known type from outside the repository (`t *testing.T`, `str`) gives no edge.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -79,10 +79,10 @@ pub(super) struct FileScope {
     package: String,
     /// Local name → Go package path or Python absolute dotted target (TypeScript and
     /// JavaScript: the specifier as written).
-    imports: HashMap<String, String>,
+    imports: BTreeMap<String, String>,
     /// TypeScript and JavaScript: local name → the module it comes from (`None` outside
     /// the repository) and the exported name (`None` for the whole module).
-    js: HashMap<String, (Option<usize>, Option<String>)>,
+    js: BTreeMap<String, (Option<usize>, Option<String>)>,
     /// TypeScript and JavaScript: the modules re-exported whole (`export * from`). Rust
     /// and Java: the modules imported whole (`use super::*`, `import a.b.*`).
     stars: Vec<usize>,
@@ -199,8 +199,8 @@ pub fn link_with_tables(
             Language::Go => FileScope {
                 prefix: go_package_path(input.path, &input.facts.package, &go_mods),
                 package: String::new(),
-                imports: HashMap::new(),
-                js: HashMap::new(),
+                imports: BTreeMap::new(),
+                js: BTreeMap::new(),
                 stars: Vec::new(),
             },
             Language::Python => {
@@ -208,16 +208,16 @@ pub fn link_with_tables(
                 FileScope {
                     prefix: module,
                     package,
-                    imports: HashMap::new(),
-                    js: HashMap::new(),
+                    imports: BTreeMap::new(),
+                    js: BTreeMap::new(),
                     stars: Vec::new(),
                 }
             }
             Language::TypeScript | Language::Tsx | Language::JavaScript => FileScope {
                 prefix: js_module(input.path).to_string(),
                 package: parent_dir(input.path).to_string(),
-                imports: HashMap::new(),
-                js: HashMap::new(),
+                imports: BTreeMap::new(),
+                js: BTreeMap::new(),
                 stars: Vec::new(),
             },
             Language::Rust => {
@@ -225,16 +225,16 @@ pub fn link_with_tables(
                 FileScope {
                     prefix: module,
                     package: krate,
-                    imports: HashMap::new(),
-                    js: HashMap::new(),
+                    imports: BTreeMap::new(),
+                    js: BTreeMap::new(),
                     stars: Vec::new(),
                 }
             }
             Language::Java => FileScope {
                 prefix: input.facts.package.clone(),
                 package: String::new(),
-                imports: HashMap::new(),
-                js: HashMap::new(),
+                imports: BTreeMap::new(),
+                js: BTreeMap::new(),
                 stars: Vec::new(),
             },
         });
@@ -295,8 +295,8 @@ pub fn link_with_tables(
     l.rust_crates = rust_crates.clone();
     // Import maps.
     for (fi, input) in inputs.iter().enumerate() {
-        let mut imports = HashMap::new();
-        let mut js = HashMap::new();
+        let mut imports = BTreeMap::new();
+        let mut js = BTreeMap::new();
         let mut stars = Vec::new();
         for imp in &input.facts.imports {
             match input.language {

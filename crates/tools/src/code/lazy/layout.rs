@@ -29,7 +29,7 @@ pub const PREFIX_LEN: usize = MAGIC.len() + 4 + 16 + 4 + 16;
 /// Headers larger than this are corrupt (a real one is a few hundred bytes plus the root).
 pub const MAX_HEADER: u32 = 64 * 1024;
 
-/// The sections, in file order.
+/// The sections, in file order (the edge lists last, where a cut-short file ends).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sec {
     /// Postcard `Vec<Watched>`: the paths whose stats decide freshness.
@@ -52,11 +52,6 @@ pub enum Sec {
     /// offsets into the id list, the path blob (distinct paths, sorted), the ids (u32,
     /// each path's in id order).
     Paths,
-    /// Outgoing edges: `u32 n`, `n + 1` u32 offsets, then 10-byte records (the other end
-    /// u32, line u32, kind u8, inferred u8) in the embedded store's order.
-    Out,
-    /// Incoming edges, as [`Sec::Out`].
-    In,
     /// `files + 1` u64 offsets of the link's per-file records.
     LinkFileOffsets,
     /// Per file: 8 checksum bytes, then its language, scope, first symbol, symbol count
@@ -78,6 +73,11 @@ pub enum Sec {
     FilePaths,
     /// Postcard: module names, module files, Rust crates and the refresh's counts.
     LinkMisc,
+    /// Outgoing edges: `u32 n`, `n + 1` u32 offsets, then 10-byte records (the other end
+    /// u32, line u32, kind u8, inferred u8) in the embedded store's order.
+    Out,
+    /// Incoming edges, as [`Sec::Out`].
+    In,
 }
 
 /// How many sections a store has.
@@ -94,8 +94,6 @@ impl Sec {
         Sec::FileData,
         Sec::Qnames,
         Sec::Paths,
-        Sec::Out,
-        Sec::In,
         Sec::LinkFileOffsets,
         Sec::LinkFileData,
         Sec::LinkSymOffsets,
@@ -105,6 +103,8 @@ impl Sec {
         Sec::LinkModules,
         Sec::FilePaths,
         Sec::LinkMisc,
+        Sec::Out,
+        Sec::In,
     ];
 
     /// Whether the section is checked whole (record data is checked per record).
@@ -117,7 +117,18 @@ impl Sec {
 
     /// Whether it holds the link's tables (kept from an old store when the graph is).
     pub fn is_link(self) -> bool {
-        (self as usize) >= (Sec::LinkFileOffsets as usize)
+        matches!(
+            self,
+            Sec::LinkFileOffsets
+                | Sec::LinkFileData
+                | Sec::LinkSymOffsets
+                | Sec::LinkSymData
+                | Sec::LinkQnames
+                | Sec::LinkNamed
+                | Sec::LinkModules
+                | Sec::FilePaths
+                | Sec::LinkMisc
+        )
     }
 
     /// Its name in messages.
@@ -166,8 +177,8 @@ pub struct Header {
     pub symbols: u32,
     /// Number of files.
     pub files: u32,
-    /// Which writing of the store this is (a hash of its sections, the time and the
-    /// process): a delta file names the store it patches by it.
+    /// What this store holds (a hash of its sections' hashes and lengths): a delta file
+    /// names the store it patches by it.
     pub generation: [u8; 16],
     /// One entry per [`Sec`], in order.
     pub sections: Vec<SectionRef>,

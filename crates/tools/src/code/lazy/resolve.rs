@@ -223,7 +223,11 @@ pub(super) fn encode(
             methods: t
                 .methods
                 .get(&id)
-                .map(|m| m.iter().map(|(k, v)| (k.as_str(), *v)).collect())
+                .map(|m| {
+                    let mut v: Vec<(&str, u32)> = m.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                    v.sort_unstable();
+                    v
+                })
                 .unwrap_or_default(),
             bases: t.bases.get(&id).map_or(&[], Vec::as_slice),
             owner: t.owner_of.get(&id).copied(),

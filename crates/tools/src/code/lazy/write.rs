@@ -178,19 +178,15 @@ pub fn encode(
         });
         offset += bytes.len() as u64;
     }
-    // Unique to this writing: the section hashes (record data has none), the time and
-    // the process.
+    // Names this store's content (every section's hash, and the length of the record
+    // data, which is checked per record): a delta made for a store is applied to no other.
+    // A store written again from the same walk and graph is the same store.
     let generation = {
         let mut h = blake3::Hasher::new();
         for r in &refs {
             h.update(&r.hash);
             h.update(&r.len.to_le_bytes());
         }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        h.update(&now.to_le_bytes());
-        h.update(&std::process::id().to_le_bytes());
         let mut g = [0u8; 16];
         g.copy_from_slice(&h.finalize().as_bytes()[..16]);
         g
