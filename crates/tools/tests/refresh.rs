@@ -787,3 +787,31 @@ fn a_file_edited_during_a_refresh_in_place_is_caught_by_the_next_query() {
     assert_eq!(tool.patched().unwrap().parsed, 1);
     assert_same(&repo.cold(), &*store, "after the edit during the refresh");
 }
+
+#[test]
+fn a_file_saved_by_renaming_a_temporary_file_is_patched_too() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    let path = repo.root.join("internal/brain/planner.go");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tmp = repo.root.join("internal/brain/.planner.go.swp");
+    std::fs::write(
+        &tmp,
+        text.replacen(
+            "func NewPlanner(",
+            "// Saved by rename.\nfunc NewPlanner(",
+            1,
+        ),
+    )
+    .unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    let tool = repo.tool();
+    let store = tool
+        .warm_store()
+        .expect("patched although the directory changed");
+    assert_eq!(tool.patched().unwrap().parsed, 1);
+    assert_same(&repo.cold(), &*store, "after a save by rename");
+    // A new source file in that directory is not an edit.
+    std::fs::write(repo.root.join("internal/brain/extra.go"), "package brain\n").unwrap();
+    assert!(repo.tool().warm_store().is_none());
+}

@@ -25,7 +25,7 @@
 //! last full refresh wrote them: the next full refresh finds the edited files changed by
 //! their stats and parses them again, so the delta never needs merging into them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -53,8 +53,17 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     let store = StoreFile::open_live(&path, root, print).ok()?;
     let entries = store.restat(root).ok()?;
     let mut edited: Vec<(String, Language)> = Vec::new();
+    let watched: HashSet<&str> = entries.iter().map(|(w, _)| w.path.as_str()).collect();
     for (w, now) in &entries {
         if *now == w.shape {
+            continue;
+        }
+        // Editors that save by renaming a temporary file (and `sed -i`) change the
+        // directory's mtime: fine while it holds what the walk saw.
+        if let (Shape::Dir { .. }, Shape::Dir { .. }) = (w.shape, *now) {
+            if !same_entries(root, &w.path, &watched) {
+                return None;
+            }
             continue;
         }
         let language = Language::of_path(&w.path)?;
@@ -228,6 +237,54 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code store refreshed in place");
     Some((store.with_delta(delta), stats))
+}
+
+/// Whether the directory `dir` (repo-relative) holds what the walk that made the watch list
+/// saw: every subdirectory, source file and `go.mod` in it is watched, and so are the ignore
+/// files and the `.git` whose presence changes the walk. Other files (a README, an
+/// editor's temporary file) do not matter; a hidden one is never walked. An entry not
+/// watched may be new, or ignored: either way the full refresh decides.
+fn same_entries(root: &Path, dir: &str, watched: &HashSet<&str>) -> bool {
+    let Ok(list) = std::fs::read_dir(root.join(dir)) else {
+        return false;
+    };
+    let join = |name: &str| {
+        if dir.is_empty() {
+            name.to_string()
+        } else {
+            format!("{dir}/{name}")
+        }
+    };
+    for entry in list {
+        let Ok(entry) = entry else {
+            return false;
+        };
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            return false;
+        };
+        let rel = join(name);
+        if name.starts_with('.') {
+            let seen = match name {
+                ".git" => watched.contains(format!("{rel}/info/exclude").as_str()),
+                ".gitignore" | ".ignore" => watched.contains(rel.as_str()),
+                _ => true,
+            };
+            if !seen {
+                return false;
+            }
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else {
+            return false;
+        };
+        let walked = kind.is_dir()
+            || (kind.is_file() && (Language::of_path(&rel).is_some() || name == "go.mod"));
+        if walked && !watched.contains(rel.as_str()) {
+            return false;
+        }
+    }
+    true
 }
 
 fn is_body(kind: EdgeKind) -> bool {
