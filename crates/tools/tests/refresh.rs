@@ -331,28 +331,47 @@ fn apply(repo: &Repo, edit: Edit, a: usize, b: usize) {
     }
 }
 
+/// What a refresh counted (it may skip the walk, or patch the store): what a walk counts.
+fn counts(s: &IndexStats) -> impl PartialEq + std::fmt::Debug {
+    (
+        s.files,
+        s.lines,
+        s.symbols,
+        s.edges.clone(),
+        s.skipped.clone(),
+        s.with_syntax_errors,
+    )
+}
+
 /// Indexes `fixture`, then after each edit refreshes from the cache and compares the
-/// refreshed graph and the warm store with a cold index of the same tree.
-fn check_sequence(fixture: &str, edits: &[(usize, usize, usize)]) {
+/// refreshed graph and the warm store with a cold index of the same tree. An edit marked
+/// `in_place` is answered as the next query would: from the store patched by a delta when
+/// the edit declared nothing new (`patch`), else by the full refresh.
+fn check_sequence(fixture: &str, edits: &[(usize, usize, usize, bool)]) {
     let repo = Repo::new(fixture);
     repo.refresh();
-    for (step, &(e, a, b)) in edits.iter().enumerate() {
+    for (step, &(e, a, b, in_place)) in edits.iter().enumerate() {
         let edit = EDITS[e % EDITS.len()];
         apply(&repo, edit, a, b);
+        let what = format!("{fixture} after {:?}", &edits[..=step]);
+        if in_place {
+            let tool = repo.tool();
+            if let Some(store) = tool.warm_store() {
+                let (cold_stats, cold) = repo.cold_with_stats();
+                assert_same(&cold, &*store, &format!("{what}, patched store"));
+                assert_eq!(store.failure(), None, "{what}");
+                if let Some(stats) = tool.patched() {
+                    assert_eq!(counts(&cold_stats), counts(&stats), "{what}, patched");
+                }
+                // The next process reads the delta from disk and answers the same.
+                let again = repo.tool().warm_store().expect("fresh after the patch");
+                assert!(repo.tool().patched().is_none());
+                assert_same(&cold, &*again, &format!("{what}, patched store reopened"));
+                continue;
+            }
+        }
         let (stats, refreshed) = repo.refresh();
         let (cold_stats, cold) = repo.cold_with_stats();
-        let what = format!("{fixture} after {:?}", &edits[..=step]);
-        // What the refresh counted (it may skip the walk) is what a walk counts.
-        let counts = |s: &IndexStats| {
-            (
-                s.files,
-                s.lines,
-                s.symbols,
-                s.edges.clone(),
-                s.skipped.clone(),
-                s.with_syntax_errors,
-            )
-        };
         assert_eq!(counts(&cold_stats), counts(&stats), "{what}");
         assert_same(&cold, &*refreshed, &what);
         let store = repo
@@ -377,16 +396,36 @@ proptest! {
 
     #[test]
     fn a_refreshed_go_index_answers_like_a_cold_one(
-        edits in prop::collection::vec((0usize..EDITS.len(), 0usize..1000, 0usize..1000), 1..5)
+        edits in prop::collection::vec(
+            (0usize..EDITS.len(), 0usize..1000, 0usize..1000, any::<bool>()),
+            1..5,
+        )
     ) {
         check_sequence("relay", &edits);
     }
 
     #[test]
     fn a_refreshed_python_index_answers_like_a_cold_one(
-        edits in prop::collection::vec((0usize..EDITS.len(), 0usize..1000, 0usize..1000), 1..5)
+        edits in prop::collection::vec(
+            (0usize..EDITS.len(), 0usize..1000, 0usize..1000, any::<bool>()),
+            1..5,
+        )
     ) {
         check_sequence("ledger", &edits);
+    }
+
+    // Body edits only, all answered in place: the delta grows over several edits of
+    // several files, and each answer is a cold index's.
+    #[test]
+    fn a_patched_store_answers_like_a_cold_index(
+        fixture in prop::sample::select(vec!["relay", "ledger"]),
+        edits in prop::collection::vec(
+            (prop::sample::select(vec![0usize, 1, 9, 10]), 0usize..1000, 0usize..1000),
+            1..6,
+        )
+    ) {
+        let edits: Vec<_> = edits.into_iter().map(|(e, a, b)| (e, a, b, true)).collect();
+        check_sequence(fixture, &edits);
     }
 }
 
@@ -457,6 +496,7 @@ fn a_refresh_stopped_between_its_writes_leaves_a_usable_index() {
         Step::WriteIndex,
         Step::WriteStore,
         Step::Cleanup,
+        Step::RemoveDelta,
     ] {
         let repo = Repo::new("relay");
         let (first, _) = repo.refresh();
@@ -473,7 +513,8 @@ fn a_refresh_stopped_between_its_writes_leaves_a_usable_index() {
         let reparsed = match step {
             // Nothing of the stopped refresh's cache reached the disk.
             Step::Link | Step::WriteFacts | Step::WriteIndex => 1,
-            Step::WriteStore | Step::Cleanup => 0,
+            // (A refresh in place writes no cache file.)
+            Step::WriteStore | Step::Cleanup | Step::RemoveDelta | Step::WriteDelta => 0,
         };
         assert_eq!(next.parsed, reparsed, "{step:?}: {next:?}");
         assert_eq!(next.files, first.files, "{step:?}");
@@ -599,5 +640,178 @@ fn a_file_edited_during_a_refresh_is_caught_by_the_next_query() {
 /// Found by the property test: the syntax-error count of a refresh that read no facts.
 #[test]
 fn a_refresh_without_changes_counts_syntax_errors() {
-    check_sequence("ledger", &[(9, 726, 165), (5, 576, 230)]);
+    check_sequence("ledger", &[(9, 726, 165, false), (5, 576, 230, false)]);
+}
+
+// ---- The refresh in place (a delta beside the store) ---------------------------------
+
+/// A comment line at the top of `NewPlanner`'s body: a body edit that moves later lines.
+fn edit_planner_body(repo: &Repo, n: usize) {
+    let path = repo.root.join("internal/brain/planner.go");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen(
+        "func NewPlanner(",
+        &format!("// Moved down by edit {n}.\nfunc NewPlanner("),
+        1,
+    );
+    assert_ne!(text, edited);
+    std::fs::write(&path, edited).unwrap();
+}
+
+fn delta_file(repo: &Repo) -> PathBuf {
+    repo.cache_file().with_extension("delta")
+}
+
+#[test]
+fn an_edited_body_patches_the_store_and_a_new_declaration_refreshes_it() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    let cache_written = std::fs::metadata(repo.cache_file())
+        .unwrap()
+        .modified()
+        .unwrap();
+    let store_written = std::fs::read(repo.cache_file().with_extension("store")).unwrap();
+    for n in 0..3 {
+        edit_planner_body(&repo, n);
+        let tool = repo.tool();
+        let store = tool.warm_store().expect("patched in place");
+        let stats = tool.patched().expect("a refresh in place ran");
+        assert_eq!((stats.parsed, stats.relinked), (1, 1));
+        assert_same(&repo.cold(), &*store, &format!("after body edit {n}"));
+    }
+    // Only the delta was written: the cache file and the store are the full refresh's.
+    assert!(delta_file(&repo).exists());
+    let cache_now = std::fs::metadata(repo.cache_file())
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(cache_written, cache_now);
+    assert_eq!(
+        store_written,
+        std::fs::read(repo.cache_file().with_extension("store")).unwrap()
+    );
+
+    // A new declaration is not patched: the full refresh runs, and merges the delta away.
+    add_zeta(&repo);
+    assert!(repo.tool().warm_store().is_none());
+    let (stats, graph) = repo.refresh();
+    assert_eq!(
+        stats.parsed, 1,
+        "the edited file, parsed again from the cache's view"
+    );
+    assert_same(&repo.cold(), &*graph, "after the full refresh");
+    assert!(!delta_file(&repo).exists());
+    let store = repo.tool().warm_store().expect("fresh");
+    assert_same(&repo.cold(), &*store, "the new store");
+}
+
+#[test]
+fn a_refresh_in_place_stopped_before_its_write_is_redone() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    edit_planner_body(&repo, 0);
+    crash::fail_at(&repo.cache_file(), Step::WriteDelta);
+    let tool = repo.tool();
+    // The stopped refresh answers from the delta it made in memory.
+    let store = tool.warm_store().expect("answered in place");
+    assert_same(&repo.cold(), &*store, "from memory");
+    assert!(!delta_file(&repo).exists());
+    // The next query redoes it.
+    let tool = repo.tool();
+    let store = tool.warm_store().expect("patched again");
+    assert_eq!(tool.patched().unwrap().parsed, 1);
+    assert_same(&repo.cold(), &*store, "redone");
+}
+
+#[test]
+fn a_delta_beside_a_newer_store_is_ignored() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    edit_planner_body(&repo, 0);
+    repo.tool().warm_store().expect("patched");
+    let delta = std::fs::read(delta_file(&repo)).unwrap();
+    // A full refresh stopped after writing its store, before removing the delta.
+    add_zeta(&repo);
+    crash::fail_at(&repo.cache_file(), Step::RemoveDelta);
+    repo.refresh();
+    assert_eq!(std::fs::read(delta_file(&repo)).unwrap(), delta);
+    // The delta patches the old store, not this one.
+    let store = repo.tool().warm_store().expect("fresh store");
+    assert_same(&repo.cold(), &*store, "delta of an older store");
+    let text = repo.call(serde_json::json!({"operation": "find", "symbol": "Zeta"}));
+    assert!(
+        text.contains("Zeta (function) at internal/brain/planner.go"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_damaged_delta_is_left_out_and_made_again() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    edit_planner_body(&repo, 0);
+    repo.tool().warm_store().expect("patched");
+    let path = delta_file(&repo);
+    let mut b = std::fs::read(&path).unwrap();
+    let n = b.len();
+    b[n - 3] ^= 0x55;
+    std::fs::write(&path, b).unwrap();
+    // The store's own watch list shows the edit: refreshed in place again.
+    let tool = repo.tool();
+    let store = tool.warm_store().expect("patched again");
+    assert_eq!(tool.patched().unwrap().parsed, 1);
+    assert_same(&repo.cold(), &*store, "after a damaged delta");
+}
+
+#[test]
+fn a_file_edited_during_a_refresh_in_place_is_caught_by_the_next_query() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    edit_planner_body(&repo, 0);
+    let path = repo.root.join("internal/brain/planner.go");
+    crash::run_at(&repo.cache_file(), Step::Link, move || {
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(
+            &path,
+            text.replace("// Moved down by edit 0.", "// Changed again.\n//"),
+        )
+        .unwrap();
+        let f = std::fs::File::options().write(true).open(&path).unwrap();
+        f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(3))
+            .unwrap();
+    });
+    repo.tool().warm_store().expect("patched");
+    // The delta recorded the stats seen before the file was read: stale, so patched again.
+    let tool = repo.tool();
+    let store = tool.warm_store().expect("patched again");
+    assert_eq!(tool.patched().unwrap().parsed, 1);
+    assert_same(&repo.cold(), &*store, "after the edit during the refresh");
+}
+
+#[test]
+fn a_file_saved_by_renaming_a_temporary_file_is_patched_too() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    let path = repo.root.join("internal/brain/planner.go");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tmp = repo.root.join("internal/brain/.planner.go.swp");
+    std::fs::write(
+        &tmp,
+        text.replacen(
+            "func NewPlanner(",
+            "// Saved by rename.\nfunc NewPlanner(",
+            1,
+        ),
+    )
+    .unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    let tool = repo.tool();
+    let store = tool
+        .warm_store()
+        .expect("patched although the directory changed");
+    assert_eq!(tool.patched().unwrap().parsed, 1);
+    assert_same(&repo.cold(), &*store, "after a save by rename");
+    // A new source file in that directory is not an edit.
+    std::fs::write(repo.root.join("internal/brain/extra.go"), "package brain\n").unwrap();
+    assert!(repo.tool().warm_store().is_none());
 }

@@ -22,6 +22,10 @@ pub enum Step {
     WriteStore,
     /// After the cache file, before the facts files it no longer names are removed.
     Cleanup,
+    /// A refresh in place (`patch`): before the delta file is written.
+    WriteDelta,
+    /// After a full refresh wrote the store, before it removes the delta file.
+    RemoveDelta,
 }
 
 /// What a test armed at a step.

@@ -38,7 +38,7 @@ use crate::secrets;
 /// Files larger than this are skipped: generated tables, minified bundles, data.
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// Bumped whenever the cache layout or the extraction changes meaning.
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries, the path
@@ -204,10 +204,16 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
         .unwrap_or_else(|| walk(root));
     let go_modules = read_go_modules(root, &go_mod_files);
     progress.parsing(seen.len());
+    // A store without the link's tables (written by an older build, or lost) needs a link
+    // even when nothing changed, so that the next refresh in place has them.
+    let tables_missing = cache.is_some_and(|p| {
+        !lazy::StoreFile::open(&lazy::store_path(p), root, fingerprint())
+            .is_ok_and(|s| s.has_link_tables())
+    });
     // The facts are needed only when something changed.
     let mut old = old;
     if let Some(c) = old.as_mut()
-        && !unchanged(c, &seen, &go_modules)
+        && (tables_missing || !unchanged(c, &seen, &go_modules))
         && cache
             .and_then(|p| load_facts(&facts_path(p, &c.facts_hash), c))
             .is_none()
@@ -322,8 +328,9 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     let same_set = old
         .as_ref()
         .is_some_and(|c| old_count == files.len() && all_known && c.go_modules == go_modules);
+    let mut tables = None;
     let graph_data = match old {
-        Some(c) if !changed && same_set => {
+        Some(c) if !changed && same_set && !tables_missing => {
             stats.from_cache = true;
             c.graph
         }
@@ -350,7 +357,9 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                 None => link::Reuse::default(),
             };
             stats.relinked = inputs.len() - reuse.body.iter().filter(|k| k.is_some()).count();
-            link::link_reusing(&inputs, &go_modules, reuse)
+            let (graph, linked) = link::link_with_tables(&inputs, &go_modules, reuse);
+            tables = Some(linked);
+            graph
         }
     };
     tracing::debug!(elapsed = ?started.elapsed(), relinked = stats.relinked, "code index: linked");
@@ -376,6 +385,28 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     progress.saving();
     let graph = CodeGraph::new(graph_data);
     if let Some(p) = cache {
+        let summary = lazy::Summary {
+            lines: stats.lines,
+            with_syntax_errors: stats.with_syntax_errors,
+            skipped: stats.skipped.clone(),
+            edges: stats.edges.clone(),
+        };
+        let link = match &tables {
+            Some(t) => lazy::LinkSource::Parts(lazy::LinkParts {
+                tables: t,
+                facts: files.iter().map(|f| &f.facts).collect(),
+                states: files
+                    .par_iter()
+                    .map(|f| lazy::FileState {
+                        hash: f.hash,
+                        surface: link::surface(&f.facts),
+                        had_errors: f.facts.had_errors,
+                    })
+                    .collect(),
+                summary,
+            }),
+            None => lazy::LinkSource::Old(summary),
+        };
         // The cache (facts and file list) and the store are independent: written on both
         // cores, each to a temporary file renamed into place.
         let from_cache = stats.from_cache;
@@ -385,7 +416,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                     .then(|| save(p, root, &files, &skipped, &go_modules, graph.data()))
                     .transpose()
             },
-            || save_store(p, root, &graph, &watched, !from_cache),
+            || save_store(p, root, &graph, &watched, !from_cache, link),
         );
         match (saved, old_facts) {
             (Err(e), _) => {
@@ -399,7 +430,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
     }
     // The facts (every call of every file) are not kept: freed on another thread, so
     // that neither the query waiting for this graph nor a process about to exit waits.
-    drop_in_background((files, skipped, old_skipped_list));
+    drop_in_background((files, skipped, old_skipped_list, tables));
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code index ready");
     Built { graph, stats }
@@ -417,7 +448,7 @@ fn drop_in_background<T: Send + 'static>(v: T) {
 /// interleave their files. Readers of the store take none: they see whole files, old or
 /// new. `None` (with a warning) when it cannot be taken: the refresh goes on unlocked,
 /// still safe for readers.
-fn writers_lock(cache: &Path) -> Option<std::fs::File> {
+pub(super) fn writers_lock(cache: &Path) -> Option<std::fs::File> {
     let path = cache.with_extension("lock");
     let locked = (|| {
         if let Some(dir) = path.parent() {
@@ -444,17 +475,36 @@ fn writers_lock(cache: &Path) -> Option<std::fs::File> {
 /// Writes the store file of the cache file `cache`, which warm queries answer from, unless
 /// the one there was written from this very walk and graph (`changed` is false and its
 /// watch list is the same).
-fn save_store(cache: &Path, root: &Path, graph: &CodeGraph, watched: &[Watched], changed: bool) {
+///
+/// Then the delta file of a refresh in place (`patch`) goes: the store now holds what it
+/// held. Stopped before that, the delta names the old store's generation and is ignored.
+fn save_store(
+    cache: &Path,
+    root: &Path,
+    graph: &CodeGraph,
+    watched: &[Watched],
+    changed: bool,
+    link: lazy::LinkSource<'_>,
+) {
     let path = &lazy::store_path(cache);
-    if !changed
-        && lazy::StoreFile::open(path, root, fingerprint()).is_ok_and(|s| s.walked_same(watched))
-    {
+    let same = !changed
+        && lazy::StoreFile::open(path, root, fingerprint())
+            .is_ok_and(|s| s.walked_same(watched) && s.has_link_tables());
+    if !same {
+        let saved = crash::step(cache, crash::Step::WriteStore)
+            .and_then(|()| lazy::save(path, root, fingerprint(), graph, watched, link));
+        if let Err(e) = saved {
+            tracing::warn!("could not write the code store {}: {e}", path.display());
+            return;
+        }
+    }
+    if crash::step(cache, crash::Step::RemoveDelta).is_err() {
         return;
     }
-    let saved = crash::step(cache, crash::Step::WriteStore)
-        .and_then(|()| lazy::save(path, root, fingerprint(), graph, watched));
-    if let Err(e) = saved {
-        tracing::warn!("could not write the code store {}: {e}", path.display());
+    match std::fs::remove_file(lazy::delta_path(path)) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => tracing::warn!("could not remove the code store delta: {e}"),
     }
 }
 

@@ -16,7 +16,7 @@
 //!    there are at most [`MAX_NAME_MATCHES`], each edge marked `inferred`. A receiver of
 //!    a known type from outside the repository (`t *testing.T`, `str`) gives no edge.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -53,7 +53,7 @@ pub struct Input<'a> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ent {
+pub(super) enum Ent {
     Sym(SymbolId),
     /// A Go package or Python module, by index into `Linker::modules`.
     Module(usize),
@@ -62,7 +62,7 @@ enum Ent {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Val {
+pub(super) enum Val {
     Type(SymbolId),
     /// The parent classes of this class (`super()`).
     Super(SymbolId),
@@ -70,7 +70,8 @@ enum Val {
     Unknown,
 }
 
-struct FileScope {
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(super) struct FileScope {
     /// Go package path, Python module name, Rust module path (`crate.parser.lexer`), Java
     /// package (empty for the default package).
     prefix: String,
@@ -78,10 +79,10 @@ struct FileScope {
     package: String,
     /// Local name → Go package path or Python absolute dotted target (TypeScript and
     /// JavaScript: the specifier as written).
-    imports: HashMap<String, String>,
+    imports: BTreeMap<String, String>,
     /// TypeScript and JavaScript: local name → the module it comes from (`None` outside
     /// the repository) and the exported name (`None` for the whole module).
-    js: HashMap<String, (Option<usize>, Option<String>)>,
+    js: BTreeMap<String, (Option<usize>, Option<String>)>,
     /// TypeScript and JavaScript: the modules re-exported whole (`export * from`). Rust
     /// and Java: the modules imported whole (`use super::*`, `import a.b.*`).
     stars: Vec<usize>,
@@ -142,6 +143,34 @@ pub fn link_reusing(
     go_modules: &[(String, String)],
     reuse: Reuse,
 ) -> GraphData {
+    link_with_tables(inputs, go_modules, reuse).0
+}
+
+/// The tables a link built, kept to be written to the store file beside the graph
+/// (`lazy::save`): a later refresh of edited files resolves their calls against them
+/// instead of building them again from every file's facts.
+#[derive(Debug, Default)]
+pub struct Linked {
+    /// Per file, its scope.
+    pub(super) scopes: Vec<FileScope>,
+    /// Per file, the id of its first symbol (symbols are numbered file by file).
+    pub(super) first_sym: Vec<SymbolId>,
+    pub(super) by_qname: HashMap<String, SymbolId>,
+    pub(super) module_names: Vec<String>,
+    pub(super) module_file: HashMap<usize, usize>,
+    pub(super) methods: HashMap<SymbolId, HashMap<String, SymbolId>>,
+    pub(super) bases: HashMap<SymbolId, Vec<SymbolId>>,
+    pub(super) methods_by_name: HashMap<(Language, String), Vec<SymbolId>>,
+    pub(super) owner_of: HashMap<SymbolId, SymbolId>,
+    pub(super) rust_crates: HashSet<String>,
+}
+
+/// [`link_reusing`], also returning the tables it resolved against.
+pub fn link_with_tables(
+    inputs: &[Input<'_>],
+    go_modules: &[(String, String)],
+    reuse: Reuse,
+) -> (GraphData, Linked) {
     let Reuse {
         body: mut kept,
         declared,
@@ -170,8 +199,8 @@ pub fn link_reusing(
             Language::Go => FileScope {
                 prefix: go_package_path(input.path, &input.facts.package, &go_mods),
                 package: String::new(),
-                imports: HashMap::new(),
-                js: HashMap::new(),
+                imports: BTreeMap::new(),
+                js: BTreeMap::new(),
                 stars: Vec::new(),
             },
             Language::Python => {
@@ -179,16 +208,16 @@ pub fn link_reusing(
                 FileScope {
                     prefix: module,
                     package,
-                    imports: HashMap::new(),
-                    js: HashMap::new(),
+                    imports: BTreeMap::new(),
+                    js: BTreeMap::new(),
                     stars: Vec::new(),
                 }
             }
             Language::TypeScript | Language::Tsx | Language::JavaScript => FileScope {
                 prefix: js_module(input.path).to_string(),
                 package: parent_dir(input.path).to_string(),
-                imports: HashMap::new(),
-                js: HashMap::new(),
+                imports: BTreeMap::new(),
+                js: BTreeMap::new(),
                 stars: Vec::new(),
             },
             Language::Rust => {
@@ -196,16 +225,16 @@ pub fn link_reusing(
                 FileScope {
                     prefix: module,
                     package: krate,
-                    imports: HashMap::new(),
-                    js: HashMap::new(),
+                    imports: BTreeMap::new(),
+                    js: BTreeMap::new(),
                     stars: Vec::new(),
                 }
             }
             Language::Java => FileScope {
                 prefix: input.facts.package.clone(),
                 package: String::new(),
-                imports: HashMap::new(),
-                js: HashMap::new(),
+                imports: BTreeMap::new(),
+                js: BTreeMap::new(),
                 stars: Vec::new(),
             },
         });
@@ -266,8 +295,8 @@ pub fn link_reusing(
     l.rust_crates = rust_crates.clone();
     // Import maps.
     for (fi, input) in inputs.iter().enumerate() {
-        let mut imports = HashMap::new();
-        let mut js = HashMap::new();
+        let mut imports = BTreeMap::new();
+        let mut js = BTreeMap::new();
         let mut stars = Vec::new();
         for imp in &input.facts.imports {
             match input.language {
@@ -452,6 +481,12 @@ pub fn link_reusing(
                     _ => e.from,
                 };
                 e.line = l.symbols.get(at as usize).map_or(e.line, |s| s.line);
+                // A Rust `impl Trait for Type` in the type's file is cited at its line.
+                if e.kind == EdgeKind::Implements
+                    && let Some(&line) = l.impl_lines.get(&(e.from, e.to))
+                {
+                    e.line = line;
+                }
                 edges.push(e);
             }
         }
@@ -474,11 +509,24 @@ pub fn link_reusing(
         edges.extend(e);
     }
 
-    GraphData {
+    let tables = Linked {
+        scopes: l.scopes,
+        first_sym,
+        by_qname: l.by_qname,
+        module_names: l.module_names,
+        module_file: l.module_file,
+        methods: l.methods,
+        bases: l.bases,
+        methods_by_name: l.methods_by_name,
+        owner_of: l.owner_of,
+        rust_crates: l.rust_crates,
+    };
+    let graph = GraphData {
         files,
         symbols: l.symbols,
         edges,
-    }
+    };
+    (graph, tables)
 }
 
 /// The calls and uses edges of `graph`, by the file of their source: what
@@ -495,8 +543,9 @@ pub fn body_edges(graph: &GraphData) -> Option<Vec<Vec<Edge>>> {
 }
 
 /// What a file declares to the rest of the repository, hashed: its Go package, its
-/// imports (Python re-exports resolve through them), and each definition's name,
-/// enclosing types, kind, fields, bases and result types, in order. Everything the link
+/// imports (Python re-exports resolve through them), each definition's name, enclosing
+/// types, kind, fields, bases, result types and test flag, in order, and its Rust `impl`
+/// blocks but for their lines. Everything the link
 /// reads from a file other than the one it resolves. Lines, signatures, docs and bodies
 /// (calls, uses) are left out: an edit that changes only those changes no other file's
 /// edges and no symbol id.
@@ -509,6 +558,16 @@ pub fn surface(facts: &FileFacts) -> [u8; 32] {
         fields: &'a [(String, Recv)],
         bases: &'a [Path],
         results: &'a [Path],
+        test: bool,
+    }
+    // A Rust `impl` block's line is left out like a symbol's: only the edges' lines
+    // follow it, and a refresh takes them again from the new facts.
+    #[derive(Serialize)]
+    struct Impl<'a> {
+        module: &'a [String],
+        ty: &'a Path,
+        trait_: &'a Option<Path>,
+        methods: &'a [u32],
     }
     let decls: Vec<Decl<'_>> = facts
         .symbols
@@ -520,9 +579,21 @@ pub fn surface(facts: &FileFacts) -> [u8; 32] {
             fields: &s.fields,
             bases: &s.bases,
             results: &s.results,
+            test: s.test,
         })
         .collect();
-    let bytes = postcard::to_stdvec(&(&facts.package, &facts.imports, decls)).unwrap_or_default();
+    let impls: Vec<Impl<'_>> = facts
+        .impls
+        .iter()
+        .map(|b| Impl {
+            module: &b.module,
+            ty: &b.ty,
+            trait_: &b.trait_,
+            methods: &b.methods,
+        })
+        .collect();
+    let bytes =
+        postcard::to_stdvec(&(&facts.package, &facts.imports, decls, impls)).unwrap_or_default();
     *blake3::hash(&bytes).as_bytes()
 }
 
@@ -767,68 +838,72 @@ fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
     (module, package)
 }
 
-impl Linker<'_> {
-    /// The uses and calls edges of the symbols in `ids` (one file's).
-    fn file_edges(&self, ids: std::ops::Range<SymbolId>) -> Vec<Edge> {
-        let mut edges = Vec::new();
-        let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
-        for id in ids {
-            let (fi, raw) = self.raw[id as usize];
-            // Functions and methods; TypeScript and JavaScript module-level variables carry
-            // the calls of their initializers too (`const router = createRouter([])`).
-            let mut used = HashSet::new();
-            for u in raw.uses.iter().filter(|_| raw.kind.is_callable()) {
-                if let Some(Ent::Sym(t)) = self.resolve_path(fi, u)
-                    && self.symbols[t as usize].kind.is_type()
-                    && used.insert(t)
-                {
-                    edges.push(Edge {
-                        from: id,
-                        to: t,
-                        kind: EdgeKind::Uses,
-                        line: raw.line,
-                        inferred: false,
-                    });
-                }
-            }
-            // Go: a variable or constant read or assigned, at the line it is.
-            for (line, p) in &raw.reads {
-                if let Some(Ent::Sym(t)) = self.resolve_path(fi, p)
-                    && t != id
-                    && matches!(self.symbols[t as usize].kind, Kind::Var | Kind::Const)
-                    && seen.insert((id, t, *line))
-                {
-                    edges.push(Edge {
-                        from: id,
-                        to: t,
-                        kind: EdgeKind::Uses,
-                        line: *line,
-                        inferred: false,
-                    });
-                }
-            }
-            for call in &raw.calls {
-                let (targets, inferred) = self.call_targets(fi, id, &call.target);
-                for t in targets {
-                    if seen.insert((id, t, call.line)) {
-                        edges.push(Edge {
-                            from: id,
-                            to: t,
-                            kind: EdgeKind::Calls,
-                            line: call.line,
-                            inferred,
-                        });
-                    }
-                }
-            }
-        }
-        edges
-    }
-
+impl Tables for Linker<'_> {
     fn lang(&self, fi: usize) -> Language {
         self.inputs[fi].language
     }
 
+    fn scope(&self, fi: usize) -> &FileScope {
+        &self.scopes[fi]
+    }
+
+    fn kind(&self, id: SymbolId) -> Kind {
+        self.symbols[id as usize].kind
+    }
+
+    fn qname(&self, id: SymbolId) -> &str {
+        &self.symbols[id as usize].qname
+    }
+
+    fn file_of(&self, id: SymbolId) -> usize {
+        self.symbols[id as usize].file as usize
+    }
+
+    fn raw(&self, id: SymbolId) -> (usize, &RawSymbol) {
+        self.raw[id as usize]
+    }
+
+    fn qname_id(&self, qname: &str) -> Option<SymbolId> {
+        self.by_qname.get(qname).copied()
+    }
+
+    fn module(&self, name: &str) -> Option<usize> {
+        self.modules.get(name).copied()
+    }
+
+    fn module_name(&self, m: usize) -> &str {
+        &self.module_names[m]
+    }
+
+    fn module_file(&self, m: usize) -> Option<usize> {
+        self.module_file.get(&m).copied()
+    }
+
+    fn method(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
+        self.methods.get(&t).and_then(|ms| ms.get(name)).copied()
+    }
+
+    fn bases(&self, t: SymbolId) -> &[SymbolId] {
+        self.bases.get(&t).map_or(&[], Vec::as_slice)
+    }
+
+    fn named_methods(&self, family: Language, name: &str) -> Option<Vec<SymbolId>> {
+        self.methods_by_name
+            .get(&(family, name.to_string()))
+            .filter(|c| c.len() <= MAX_NAME_MATCHES)
+            .cloned()
+    }
+
+    fn owner(&self, id: SymbolId) -> Option<SymbolId> {
+        self.owner_of.get(&id).copied()
+    }
+
+    fn rust_crates(&self) -> &HashSet<String> {
+        &self.rust_crates
+    }
+}
+
+impl Linker<'_> {
     /// Attaches a Rust `impl` block's methods to the type it names (resolved in its file,
     /// inline modules first): a `Contains` edge each, the qualified name under the type's
     /// (`crate.ast.Node.walk` for an `impl Node` in `crate.visit`), and the trait of
@@ -841,32 +916,10 @@ impl Linker<'_> {
         edges: &mut Vec<Edge>,
         impl_bases: &mut Vec<(SymbolId, SymbolId)>,
     ) {
-        let in_module = |p: &Path| -> Path {
-            let mut q = block.module.clone();
-            q.extend(p.iter().cloned());
-            q
+        let Some((t, trait_)) = self.resolve_impl(fi, first, block) else {
+            return;
         };
-        let resolve = |l: &Self, p: &Path| -> Option<SymbolId> {
-            let found = if block.module.is_empty() {
-                None
-            } else {
-                l.resolve_path(fi, &in_module(p))
-            };
-            match found.or_else(|| l.resolve_path(fi, p)) {
-                Some(Ent::Sym(s)) if l.symbols[s as usize].kind.is_type() => Some(s),
-                _ => None,
-            }
-        };
-        let t = match block.implementor {
-            Some(i) => first + i,
-            None => match resolve(self, &block.ty) {
-                Some(t) => t,
-                None => return,
-            },
-        };
-        if let Some(tr) = block.trait_.as_ref().and_then(|p| resolve(self, p))
-            && tr != t
-        {
+        if let Some(tr) = trait_ {
             impl_bases.push((t, tr));
             if self.symbols[t as usize].file as usize == fi {
                 self.impl_lines.insert((t, tr), block.line);
@@ -897,433 +950,6 @@ impl Linker<'_> {
                 line: sym.line,
                 inferred: false,
             });
-        }
-    }
-
-    fn sym_or_module(&self, dotted: &str) -> Option<Ent> {
-        if let Some(&s) = self.by_qname.get(dotted) {
-            return Some(Ent::Sym(s));
-        }
-        self.modules.get(dotted).map(|&m| Ent::Module(m))
-    }
-
-    /// Resolves an absolute dotted Python name, following re-exports through package
-    /// `__init__` imports.
-    fn resolve_dotted(&self, dotted: &str, depth: u32) -> Option<Ent> {
-        if depth > 8 {
-            return None;
-        }
-        if let Some(e) = self.sym_or_module(dotted) {
-            return Some(e);
-        }
-        let (prefix, last) = dotted.rsplit_once('.')?;
-        match self.resolve_dotted(prefix, depth + 1)? {
-            Ent::Module(m) => self.module_member(m, last, depth + 1),
-            Ent::Sym(s) => self.member_of_sym(s, last).map(Ent::Sym),
-            Ent::External => Some(Ent::External),
-        }
-    }
-
-    fn module_member(&self, m: usize, name: &str, depth: u32) -> Option<Ent> {
-        let full = format!("{}.{name}", self.module_names[m]);
-        if let Some(e) = self.sym_or_module(&full) {
-            return Some(e);
-        }
-        let fi = *self.module_file.get(&m)?;
-        let target = self.scopes[fi].imports.get(name)?;
-        self.resolve_import_target(target, depth + 1)
-    }
-
-    fn resolve_import_target(&self, target: &str, depth: u32) -> Option<Ent> {
-        match self.resolve_dotted(target, depth) {
-            Some(e) => Some(e),
-            None => {
-                let top = target.split('.').next().unwrap_or(target);
-                if self.modules.contains_key(top) {
-                    None
-                } else {
-                    Some(Ent::External)
-                }
-            }
-        }
-    }
-
-    /// A TypeScript or JavaScript import: the module itself, or one of its exports.
-    fn js_import(&self, module: Option<usize>, name: Option<&str>, depth: u32) -> Option<Ent> {
-        let Some(m) = module else {
-            return Some(Ent::External);
-        };
-        match name {
-            None => Some(Ent::Module(m)),
-            Some(n) => self.js_member(m, n, depth),
-        }
-    }
-
-    /// An export of a TypeScript or JavaScript module: its own definition, a name it
-    /// imports or re-exports (`export { X } from`, its default export), or an
-    /// `export * from` module's.
-    fn js_member(&self, m: usize, name: &str, depth: u32) -> Option<Ent> {
-        if depth > 8 {
-            return None;
-        }
-        let full = format!("{}.{name}", self.module_names[m]);
-        if let Some(&s) = self.by_qname.get(&full) {
-            return Some(Ent::Sym(s));
-        }
-        let fi = *self.module_file.get(&m)?;
-        let scope = &self.scopes[fi];
-        if let Some((module, n)) = scope.js.get(name)
-            && (name != DEFAULT_EXPORT || *module != Some(m) || n.as_deref() != Some(name))
-        {
-            return self.js_import(*module, n.as_deref(), depth + 1);
-        }
-        scope
-            .stars
-            .iter()
-            .filter(|&&s| s != m)
-            .find_map(|&s| self.js_member(s, name, depth + 1))
-    }
-
-    /// A method (or nested class) of a type, looked up through its bases.
-    fn member_of_sym(&self, s: SymbolId, name: &str) -> Option<SymbolId> {
-        if !self.symbols[s as usize].kind.is_type() {
-            return None;
-        }
-        let mut stack = vec![s];
-        let mut seen = HashSet::new();
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t) || seen.len() > 32 {
-                continue;
-            }
-            if let Some(m) = self.methods.get(&t).and_then(|ms| ms.get(name)) {
-                return Some(*m);
-            }
-            let nested = format!("{}.{name}", self.symbols[t as usize].qname);
-            if let Some(&n) = self.by_qname.get(&nested) {
-                return Some(n);
-            }
-            if let Some(bs) = self.bases.get(&t) {
-                stack.extend(bs.iter().rev());
-            }
-        }
-        None
-    }
-
-    /// Resolves a path as written in file `fi`.
-    fn resolve_path(&self, fi: usize, path: &Path) -> Option<Ent> {
-        let head = path.first()?;
-        let scope = &self.scopes[fi];
-        let mut cur = match self.lang(fi) {
-            Language::Go => {
-                if let Some(pkg) = scope.imports.get(head) {
-                    match self.modules.get(pkg) {
-                        Some(&m) => Ent::Module(m),
-                        None => return Some(Ent::External),
-                    }
-                } else {
-                    let q = format!("{}.{head}", scope.prefix);
-                    Ent::Sym(*self.by_qname.get(&q)?)
-                }
-            }
-            Language::Python => {
-                let q = format!("{}.{head}", scope.prefix);
-                if let Some(&s) = self.by_qname.get(&q) {
-                    Ent::Sym(s)
-                } else if let Some(target) = scope.imports.get(head) {
-                    self.resolve_import_target(target, 0)?
-                } else {
-                    return None;
-                }
-            }
-            Language::TypeScript | Language::Tsx | Language::JavaScript => {
-                let q = format!("{}.{head}", scope.prefix);
-                if let Some(&s) = self.by_qname.get(&q) {
-                    Ent::Sym(s)
-                } else if let Some((module, name)) = scope.js.get(head) {
-                    self.js_import(*module, name.as_deref(), 0)?
-                } else {
-                    return None;
-                }
-            }
-            Language::Rust => match head.as_str() {
-                "crate" => Ent::Module(*self.modules.get(&scope.package)?),
-                "self" => Ent::Module(*self.modules.get(&scope.prefix)?),
-                "super" => Ent::Module(*self.modules.get(parent_module(&scope.prefix))?),
-                _ => {
-                    let q = qualify(&scope.prefix, head);
-                    if let Some(e) = self.sym_or_module(&q) {
-                        e
-                    } else if let Some(target) = scope.imports.get(head) {
-                        self.resolve_import_target(target, 0)?
-                    } else if let Some(e) = scope
-                        .stars
-                        .iter()
-                        .find_map(|&m| self.module_member(m, head, 0))
-                    {
-                        e
-                    } else if head.ends_with('!') {
-                        // A `macro_rules!` macro is in scope in the modules after it
-                        // (child modules included) and, exported, at the crate root.
-                        let mut m = scope.prefix.as_str();
-                        loop {
-                            let up = parent_module(m);
-                            if up == m {
-                                return None;
-                            }
-                            m = up;
-                            if let Some(&s) = self.by_qname.get(&qualify(m, head)) {
-                                break Ent::Sym(s);
-                            }
-                        }
-                    } else {
-                        // `explore_tools::secrets::f()`: another crate of the repository.
-                        let c = rust_crate(head, &self.rust_crates)?;
-                        Ent::Module(*self.modules.get(c)?)
-                    }
-                }
-            },
-            Language::Java => {
-                let q = qualify(&scope.prefix, head);
-                if let Some(&s) = self.by_qname.get(&q) {
-                    Ent::Sym(s)
-                } else if let Some(target) = scope.imports.get(head) {
-                    self.resolve_import_target(target, 0)?
-                } else if let Some(s) = scope.stars.iter().find_map(|&m| {
-                    self.by_qname
-                        .get(&format!("{}.{head}", self.module_names[m]))
-                        .copied()
-                }) {
-                    Ent::Sym(s)
-                } else if head.starts_with(char::is_uppercase) {
-                    // `java.lang` and the classes of packages imported whole from outside.
-                    Ent::External
-                } else {
-                    return None;
-                }
-            }
-        };
-        for seg in &path[1..] {
-            cur = match cur {
-                Ent::External => return Some(Ent::External),
-                Ent::Module(m) => match self.lang(fi) {
-                    Language::Go => {
-                        let q = format!("{}.{seg}", self.module_names[m]);
-                        Ent::Sym(*self.by_qname.get(&q)?)
-                    }
-                    Language::Python => self.module_member(m, seg, 0)?,
-                    Language::TypeScript | Language::Tsx | Language::JavaScript => {
-                        self.js_member(m, seg, 0)?
-                    }
-                    Language::Rust if seg == "super" => {
-                        Ent::Module(*self.modules.get(parent_module(&self.module_names[m]))?)
-                    }
-                    Language::Rust | Language::Java => self.module_member(m, seg, 0)?,
-                },
-                Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
-            };
-        }
-        Some(cur)
-    }
-
-    /// What a typed value is, in the scope of file `fi` inside symbol `owner`.
-    fn val_of(&self, fi: usize, owner: SymbolId, recv: &Recv, depth: u32) -> Val {
-        if depth > 6 {
-            return Val::Unknown;
-        }
-        match recv {
-            Recv::Typed(p) => match self.resolve_path(fi, p) {
-                Some(Ent::Sym(s)) if self.symbols[s as usize].kind.is_type() => Val::Type(s),
-                Some(Ent::Sym(_)) | Some(Ent::Module(_)) => Val::Unknown,
-                // Declared with a type the repository does not define (`*testing.T`, `str`).
-                Some(Ent::External) | None => Val::External,
-            },
-            Recv::CallResult(t) => {
-                let callee = match t.as_ref() {
-                    CallTarget::Path(p) => match self.resolve_path(fi, p) {
-                        Some(Ent::Sym(s)) => s,
-                        Some(Ent::External) => return Val::External,
-                        _ => return Val::Unknown,
-                    },
-                    CallTarget::Member { base, fields, name } => {
-                        match self.member_val(fi, owner, base, fields, depth + 1) {
-                            Val::Type(c) => match self.member_of_sym(c, name) {
-                                Some(m) => m,
-                                None => return Val::External,
-                            },
-                            Val::Super(c) => match self
-                                .bases
-                                .get(&c)
-                                .into_iter()
-                                .flatten()
-                                .find_map(|b| self.member_of_sym(*b, name))
-                            {
-                                Some(m) => m,
-                                None => return Val::Unknown,
-                            },
-                            other => return other,
-                        }
-                    }
-                };
-                let sym = &self.symbols[callee as usize];
-                if sym.kind.is_type() {
-                    // Python `Class()`, or a Go conversion `T(x)`.
-                    return Val::Type(callee);
-                }
-                if !sym.kind.is_callable() {
-                    return Val::Unknown;
-                }
-                let (cfi, craw) = self.raw[callee as usize];
-                match craw.results.first() {
-                    Some(r) => self.val_of(cfi, callee, &Recv::Typed(r.clone()), depth + 1),
-                    None => Val::Unknown,
-                }
-            }
-            Recv::SelfRef | Recv::Super => {
-                let (ofi, oraw) = self.raw[owner as usize];
-                if oraw.container.is_empty() {
-                    return Val::Unknown;
-                }
-                let q = qualify(&self.scopes[ofi].prefix, &oraw.container.join("."));
-                match self.owner_of.get(&owner).or_else(|| self.by_qname.get(&q)) {
-                    Some(&c) if matches!(recv, Recv::Super) => Val::Super(c),
-                    Some(&c) => Val::Type(c),
-                    None => Val::Unknown,
-                }
-            }
-            Recv::Field(base, fields) => self.member_val(fi, owner, base, fields, depth),
-            Recv::Opaque => Val::External,
-            Recv::Unknown => Val::Unknown,
-        }
-    }
-
-    /// The value of `base.fields…`.
-    fn member_val(
-        &self,
-        fi: usize,
-        owner: SymbolId,
-        base: &Recv,
-        fields: &[String],
-        depth: u32,
-    ) -> Val {
-        let mut v = self.val_of(fi, owner, base, depth + 1);
-        for f in fields {
-            v = match v {
-                Val::Type(t) => self.field_val(t, f, depth + 1),
-                Val::Super(_) => Val::Unknown,
-                other => other,
-            };
-        }
-        v
-    }
-
-    /// The type of field `name` of type `t`, looked up through its bases.
-    fn field_val(&self, t: SymbolId, name: &str, depth: u32) -> Val {
-        if depth > 6 {
-            return Val::Unknown;
-        }
-        let mut stack = vec![t];
-        let mut seen = HashSet::new();
-        while let Some(c) = stack.pop() {
-            if !seen.insert(c) || seen.len() > 32 {
-                continue;
-            }
-            let (fi, raw) = self.raw[c as usize];
-            if let Some((_, r)) = raw.fields.iter().find(|(n, _)| n == name) {
-                return self.val_of(fi, c, r, depth + 1);
-            }
-            if let Some(bs) = self.bases.get(&c) {
-                stack.extend(bs.iter().rev());
-            }
-        }
-        match self.lang(self.symbols[t as usize].file as usize) {
-            // A Go struct's fields are all declared: a missing one is promoted from a type
-            // outside the repository. A Rust struct's are all declared.
-            Language::Go | Language::Rust => Val::External,
-            _ => Val::Unknown,
-        }
-    }
-
-    fn call_targets(
-        &self,
-        fi: usize,
-        owner: SymbolId,
-        target: &CallTarget,
-    ) -> (Vec<SymbolId>, bool) {
-        match target {
-            CallTarget::Path(p) => match self.resolve_path(fi, p) {
-                Some(Ent::Sym(s)) => {
-                    let kind = self.symbols[s as usize].kind;
-                    if kind.is_callable() || (kind == Kind::Class) {
-                        (vec![s], false)
-                    } else if kind.is_type() || p.len() == 1 {
-                        (Vec::new(), false)
-                    } else {
-                        // A call on a package-level value: its type is not tracked.
-                        self.by_name(fi, p.last().map_or("", String::as_str))
-                    }
-                }
-                Some(_) => (Vec::new(), false),
-                None if p.len() > 1 => {
-                    // A head that resolves to nothing but is not an import: a package-level
-                    // value, or a name the extractor could not type. A Rust path is a
-                    // path, never a value (`String::new`, `io::stdin`).
-                    let head_known = self.scopes[fi].imports.contains_key(&p[0]);
-                    if head_known || self.lang(fi) == Language::Rust {
-                        (Vec::new(), false)
-                    } else {
-                        self.by_name(fi, p.last().map_or("", String::as_str))
-                    }
-                }
-                None => (Vec::new(), false),
-            },
-            CallTarget::Member { base, fields, name } => {
-                match self.member_val(fi, owner, base, fields, 0) {
-                    Val::Type(t) => {
-                        let found = self.member_of_sym(t, name).or_else(|| {
-                            (matches!(base, Recv::SelfRef) && fields.is_empty())
-                                .then(|| self.outer_member(fi, owner, name))
-                                .flatten()
-                        });
-                        (found.into_iter().collect(), false)
-                    }
-                    Val::Super(c) => {
-                        let found = self
-                            .bases
-                            .get(&c)
-                            .into_iter()
-                            .flatten()
-                            .find_map(|b| self.member_of_sym(*b, name));
-                        (found.into_iter().collect(), false)
-                    }
-                    Val::External => (Vec::new(), false),
-                    Val::Unknown => self.by_name(fi, name),
-                }
-            }
-        }
-    }
-
-    /// Java: an unqualified call in a nested class that its class does not have is a
-    /// method of an enclosing class (`Outer.this.m()`), nearest first.
-    fn outer_member(&self, fi: usize, owner: SymbolId, name: &str) -> Option<SymbolId> {
-        if self.lang(fi) != Language::Java {
-            return None;
-        }
-        let (ofi, oraw) = self.raw[owner as usize];
-        let prefix = &self.scopes[ofi].prefix;
-        (1..oraw.container.len()).rev().find_map(|n| {
-            let q = qualify(prefix, &oraw.container[..n].join("."));
-            self.by_qname
-                .get(&q)
-                .and_then(|&c| self.member_of_sym(c, name))
-        })
-    }
-
-    /// Every method named `name` in the language family of file `fi`, marked inferred.
-    fn by_name(&self, fi: usize, name: &str) -> (Vec<SymbolId>, bool) {
-        let key = (self.lang(fi).family(), name.to_string());
-        match self.methods_by_name.get(&key) {
-            Some(c) if c.len() <= MAX_NAME_MATCHES => (c.clone(), true),
-            _ => (Vec::new(), false),
         }
     }
 
@@ -1419,6 +1045,554 @@ impl Linker<'_> {
                     });
                 }
             }
+        }
+    }
+}
+
+/// What resolving a reference reads: the link's tables. The [`Linker`] holds them in
+/// memory while it links every file; a refresh that re-resolves only the edited files reads
+/// them from the store file instead (`lazy::LinkTables`), so that it does not rebuild them
+/// from every file's facts. The resolution itself is written once, here, as provided
+/// methods, so both answer alike.
+pub(super) trait Tables {
+    /// The language of file `fi`.
+    fn lang(&self, fi: usize) -> Language;
+    /// The scope of file `fi`: its module, package and imports.
+    fn scope(&self, fi: usize) -> &FileScope;
+    /// The kind of symbol `id`.
+    fn kind(&self, id: SymbolId) -> Kind;
+    /// The qualified name of symbol `id`.
+    fn qname(&self, id: SymbolId) -> &str;
+    /// The file of symbol `id`.
+    fn file_of(&self, id: SymbolId) -> usize;
+    /// The file and facts of symbol `id` (for symbols of other files, at least its surface:
+    /// name, container, kind, fields, bases and results).
+    fn raw(&self, id: SymbolId) -> (usize, &RawSymbol);
+    /// The symbol a qualified name names (the first one defined, as the link numbers them).
+    fn qname_id(&self, qname: &str) -> Option<SymbolId>;
+    /// A Go package, Python module, TypeScript/Rust module or Java package by name.
+    fn module(&self, name: &str) -> Option<usize>;
+    /// The name of module `m`.
+    fn module_name(&self, m: usize) -> &str;
+    /// The file that defines module `m` (Python `__init__`, a TypeScript or Rust file).
+    fn module_file(&self, m: usize) -> Option<usize>;
+    /// The method `name` of type `t` (its own, not inherited).
+    fn method(&self, t: SymbolId, name: &str) -> Option<SymbolId>;
+    /// The resolved bases of type `t`: embedded types, base classes, traits.
+    fn bases(&self, t: SymbolId) -> &[SymbolId];
+    /// The methods named `name` in a language family, when there are at most
+    /// [`MAX_NAME_MATCHES`]; `None` when there are none or more.
+    fn named_methods(&self, family: Language, name: &str) -> Option<Vec<SymbolId>>;
+    /// The type that contains method `id`.
+    fn owner(&self, id: SymbolId) -> Option<SymbolId>;
+    /// Rust: the root modules of the repository's crates.
+    fn rust_crates(&self) -> &HashSet<String>;
+
+    /// The type a Rust `impl` block of file `fi` names (inline modules first), and its
+    /// trait when it names one of the repository's other than the type itself.
+    /// An implementor the extractor made of the block itself (`impl Buf for &[u8]`: a type
+    /// outside the repository) is symbol `first + i` of the file.
+    fn resolve_impl(
+        &self,
+        fi: usize,
+        first: SymbolId,
+        block: &ImplBlock,
+    ) -> Option<(SymbolId, Option<SymbolId>)> {
+        let resolve = |p: &Path| -> Option<SymbolId> {
+            let found = if block.module.is_empty() {
+                None
+            } else {
+                let mut q = block.module.clone();
+                q.extend(p.iter().cloned());
+                self.resolve_path(fi, &q)
+            };
+            match found.or_else(|| self.resolve_path(fi, p)) {
+                Some(Ent::Sym(s)) if self.kind(s).is_type() => Some(s),
+                _ => None,
+            }
+        };
+        let t = match block.implementor {
+            Some(i) => first + i,
+            None => resolve(&block.ty)?,
+        };
+        let trait_ = block
+            .trait_
+            .as_ref()
+            .and_then(resolve)
+            .filter(|&tr| tr != t);
+        Some((t, trait_))
+    }
+
+    /// The uses and calls edges of the symbols in `ids` (one file's).
+    fn file_edges(&self, ids: std::ops::Range<SymbolId>) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        let mut seen: HashSet<(SymbolId, SymbolId, u32)> = HashSet::new();
+        for id in ids {
+            let (fi, raw) = self.raw(id);
+            // Functions and methods; TypeScript and JavaScript module-level variables carry
+            // the calls of their initializers too (`const router = createRouter([])`).
+            let mut used = HashSet::new();
+            for u in raw.uses.iter().filter(|_| raw.kind.is_callable()) {
+                if let Some(Ent::Sym(t)) = self.resolve_path(fi, u)
+                    && self.kind(t).is_type()
+                    && used.insert(t)
+                {
+                    edges.push(Edge {
+                        from: id,
+                        to: t,
+                        kind: EdgeKind::Uses,
+                        line: raw.line,
+                        inferred: false,
+                    });
+                }
+            }
+            // Go: a variable or constant read or assigned, at the line it is.
+            for (line, p) in &raw.reads {
+                if let Some(Ent::Sym(t)) = self.resolve_path(fi, p)
+                    && t != id
+                    && matches!(self.kind(t), Kind::Var | Kind::Const)
+                    && seen.insert((id, t, *line))
+                {
+                    edges.push(Edge {
+                        from: id,
+                        to: t,
+                        kind: EdgeKind::Uses,
+                        line: *line,
+                        inferred: false,
+                    });
+                }
+            }
+            for call in &raw.calls {
+                let (targets, inferred) = self.call_targets(fi, id, &call.target);
+                for t in targets {
+                    if seen.insert((id, t, call.line)) {
+                        edges.push(Edge {
+                            from: id,
+                            to: t,
+                            kind: EdgeKind::Calls,
+                            line: call.line,
+                            inferred,
+                        });
+                    }
+                }
+            }
+        }
+        edges
+    }
+
+    fn sym_or_module(&self, dotted: &str) -> Option<Ent> {
+        if let Some(s) = self.qname_id(dotted) {
+            return Some(Ent::Sym(s));
+        }
+        self.module(dotted).map(Ent::Module)
+    }
+
+    /// Resolves an absolute dotted Python name, following re-exports through package
+    /// `__init__` imports.
+    fn resolve_dotted(&self, dotted: &str, depth: u32) -> Option<Ent> {
+        if depth > 8 {
+            return None;
+        }
+        if let Some(e) = self.sym_or_module(dotted) {
+            return Some(e);
+        }
+        let (prefix, last) = dotted.rsplit_once('.')?;
+        match self.resolve_dotted(prefix, depth + 1)? {
+            Ent::Module(m) => self.module_member(m, last, depth + 1),
+            Ent::Sym(s) => self.member_of_sym(s, last).map(Ent::Sym),
+            Ent::External => Some(Ent::External),
+        }
+    }
+
+    fn module_member(&self, m: usize, name: &str, depth: u32) -> Option<Ent> {
+        let full = format!("{}.{name}", self.module_name(m));
+        if let Some(e) = self.sym_or_module(&full) {
+            return Some(e);
+        }
+        let fi = self.module_file(m)?;
+        let target = self.scope(fi).imports.get(name)?;
+        self.resolve_import_target(target, depth + 1)
+    }
+
+    fn resolve_import_target(&self, target: &str, depth: u32) -> Option<Ent> {
+        match self.resolve_dotted(target, depth) {
+            Some(e) => Some(e),
+            None => {
+                let top = target.split('.').next().unwrap_or(target);
+                if self.module(top).is_some() {
+                    None
+                } else {
+                    Some(Ent::External)
+                }
+            }
+        }
+    }
+
+    /// A TypeScript or JavaScript import: the module itself, or one of its exports.
+    fn js_import(&self, module: Option<usize>, name: Option<&str>, depth: u32) -> Option<Ent> {
+        let Some(m) = module else {
+            return Some(Ent::External);
+        };
+        match name {
+            None => Some(Ent::Module(m)),
+            Some(n) => self.js_member(m, n, depth),
+        }
+    }
+
+    /// An export of a TypeScript or JavaScript module: its own definition, a name it
+    /// imports or re-exports (`export { X } from`, its default export), or an
+    /// `export * from` module's.
+    fn js_member(&self, m: usize, name: &str, depth: u32) -> Option<Ent> {
+        if depth > 8 {
+            return None;
+        }
+        let full = format!("{}.{name}", self.module_name(m));
+        if let Some(s) = self.qname_id(&full) {
+            return Some(Ent::Sym(s));
+        }
+        let fi = self.module_file(m)?;
+        let scope = self.scope(fi);
+        if let Some((module, n)) = scope.js.get(name)
+            && (name != DEFAULT_EXPORT || *module != Some(m) || n.as_deref() != Some(name))
+        {
+            return self.js_import(*module, n.as_deref(), depth + 1);
+        }
+        scope
+            .stars
+            .iter()
+            .filter(|&&s| s != m)
+            .find_map(|&s| self.js_member(s, name, depth + 1))
+    }
+
+    /// A method (or nested class) of a type, looked up through its bases.
+    fn member_of_sym(&self, s: SymbolId, name: &str) -> Option<SymbolId> {
+        if !self.kind(s).is_type() {
+            return None;
+        }
+        let mut stack = vec![s];
+        let mut seen = HashSet::new();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) || seen.len() > 32 {
+                continue;
+            }
+            if let Some(m) = self.method(t, name) {
+                return Some(m);
+            }
+            let nested = format!("{}.{name}", self.qname(t));
+            if let Some(n) = self.qname_id(&nested) {
+                return Some(n);
+            }
+            stack.extend(self.bases(t).iter().rev());
+        }
+        None
+    }
+
+    /// Resolves a path as written in file `fi`.
+    fn resolve_path(&self, fi: usize, path: &Path) -> Option<Ent> {
+        let head = path.first()?;
+        let scope = self.scope(fi);
+        let mut cur = match self.lang(fi) {
+            Language::Go => {
+                if let Some(pkg) = scope.imports.get(head) {
+                    match self.module(pkg) {
+                        Some(m) => Ent::Module(m),
+                        None => return Some(Ent::External),
+                    }
+                } else {
+                    let q = format!("{}.{head}", scope.prefix);
+                    Ent::Sym(self.qname_id(&q)?)
+                }
+            }
+            Language::Python => {
+                let q = format!("{}.{head}", scope.prefix);
+                if let Some(s) = self.qname_id(&q) {
+                    Ent::Sym(s)
+                } else if let Some(target) = scope.imports.get(head) {
+                    self.resolve_import_target(target, 0)?
+                } else {
+                    return None;
+                }
+            }
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                let q = format!("{}.{head}", scope.prefix);
+                if let Some(s) = self.qname_id(&q) {
+                    Ent::Sym(s)
+                } else if let Some((module, name)) = scope.js.get(head) {
+                    self.js_import(*module, name.as_deref(), 0)?
+                } else {
+                    return None;
+                }
+            }
+            Language::Rust => match head.as_str() {
+                "crate" => Ent::Module(self.module(&scope.package)?),
+                "self" => Ent::Module(self.module(&scope.prefix)?),
+                "super" => Ent::Module(self.module(parent_module(&scope.prefix))?),
+                _ => {
+                    let q = qualify(&scope.prefix, head);
+                    if let Some(e) = self.sym_or_module(&q) {
+                        e
+                    } else if let Some(target) = scope.imports.get(head) {
+                        self.resolve_import_target(target, 0)?
+                    } else if let Some(e) = scope
+                        .stars
+                        .iter()
+                        .find_map(|&m| self.module_member(m, head, 0))
+                    {
+                        e
+                    } else if head.ends_with('!') {
+                        // A `macro_rules!` macro is in scope in the modules after it
+                        // (child modules included) and, exported, at the crate root.
+                        let mut m = scope.prefix.as_str();
+                        loop {
+                            let up = parent_module(m);
+                            if up == m {
+                                return None;
+                            }
+                            m = up;
+                            if let Some(s) = self.qname_id(&qualify(m, head)) {
+                                break Ent::Sym(s);
+                            }
+                        }
+                    } else {
+                        // `explore_tools::secrets::f()`: another crate of the repository.
+                        let c = rust_crate(head, self.rust_crates())?;
+                        Ent::Module(self.module(c)?)
+                    }
+                }
+            },
+            Language::Java => {
+                let q = qualify(&scope.prefix, head);
+                if let Some(s) = self.qname_id(&q) {
+                    Ent::Sym(s)
+                } else if let Some(target) = scope.imports.get(head) {
+                    self.resolve_import_target(target, 0)?
+                } else if let Some(s) = scope
+                    .stars
+                    .iter()
+                    .find_map(|&m| self.qname_id(&format!("{}.{head}", self.module_name(m))))
+                {
+                    Ent::Sym(s)
+                } else if head.starts_with(char::is_uppercase) {
+                    // `java.lang` and the classes of packages imported whole from outside.
+                    Ent::External
+                } else {
+                    return None;
+                }
+            }
+        };
+        for seg in &path[1..] {
+            cur = match cur {
+                Ent::External => return Some(Ent::External),
+                Ent::Module(m) => match self.lang(fi) {
+                    Language::Go => {
+                        let q = format!("{}.{seg}", self.module_name(m));
+                        Ent::Sym(self.qname_id(&q)?)
+                    }
+                    Language::Python => self.module_member(m, seg, 0)?,
+                    Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                        self.js_member(m, seg, 0)?
+                    }
+                    Language::Rust if seg == "super" => {
+                        Ent::Module(self.module(parent_module(self.module_name(m)))?)
+                    }
+                    Language::Rust | Language::Java => self.module_member(m, seg, 0)?,
+                },
+                Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
+            };
+        }
+        Some(cur)
+    }
+
+    /// What a typed value is, in the scope of file `fi` inside symbol `owner`.
+    fn val_of(&self, fi: usize, owner: SymbolId, recv: &Recv, depth: u32) -> Val {
+        if depth > 6 {
+            return Val::Unknown;
+        }
+        match recv {
+            Recv::Typed(p) => match self.resolve_path(fi, p) {
+                Some(Ent::Sym(s)) if self.kind(s).is_type() => Val::Type(s),
+                Some(Ent::Sym(_)) | Some(Ent::Module(_)) => Val::Unknown,
+                // Declared with a type the repository does not define (`*testing.T`, `str`).
+                Some(Ent::External) | None => Val::External,
+            },
+            Recv::CallResult(t) => {
+                let callee = match t.as_ref() {
+                    CallTarget::Path(p) => match self.resolve_path(fi, p) {
+                        Some(Ent::Sym(s)) => s,
+                        Some(Ent::External) => return Val::External,
+                        _ => return Val::Unknown,
+                    },
+                    CallTarget::Member { base, fields, name } => {
+                        match self.member_val(fi, owner, base, fields, depth + 1) {
+                            Val::Type(c) => match self.member_of_sym(c, name) {
+                                Some(m) => m,
+                                None => return Val::External,
+                            },
+                            Val::Super(c) => match self
+                                .bases(c)
+                                .iter()
+                                .find_map(|b| self.member_of_sym(*b, name))
+                            {
+                                Some(m) => m,
+                                None => return Val::Unknown,
+                            },
+                            other => return other,
+                        }
+                    }
+                };
+                let kind = self.kind(callee);
+                if kind.is_type() {
+                    // Python `Class()`, or a Go conversion `T(x)`.
+                    return Val::Type(callee);
+                }
+                if !kind.is_callable() {
+                    return Val::Unknown;
+                }
+                let (cfi, craw) = self.raw(callee);
+                match craw.results.first() {
+                    Some(r) => self.val_of(cfi, callee, &Recv::Typed(r.clone()), depth + 1),
+                    None => Val::Unknown,
+                }
+            }
+            Recv::SelfRef | Recv::Super => {
+                let (ofi, oraw) = self.raw(owner);
+                if oraw.container.is_empty() {
+                    return Val::Unknown;
+                }
+                let q = qualify(&self.scope(ofi).prefix, &oraw.container.join("."));
+                match self.owner(owner).or_else(|| self.qname_id(&q)) {
+                    Some(c) if matches!(recv, Recv::Super) => Val::Super(c),
+                    Some(c) => Val::Type(c),
+                    None => Val::Unknown,
+                }
+            }
+            Recv::Field(base, fields) => self.member_val(fi, owner, base, fields, depth),
+            Recv::Opaque => Val::External,
+            Recv::Unknown => Val::Unknown,
+        }
+    }
+
+    /// The value of `base.fields…`.
+    fn member_val(
+        &self,
+        fi: usize,
+        owner: SymbolId,
+        base: &Recv,
+        fields: &[String],
+        depth: u32,
+    ) -> Val {
+        let mut v = self.val_of(fi, owner, base, depth + 1);
+        for f in fields {
+            v = match v {
+                Val::Type(t) => self.field_val(t, f, depth + 1),
+                Val::Super(_) => Val::Unknown,
+                other => other,
+            };
+        }
+        v
+    }
+
+    /// The type of field `name` of type `t`, looked up through its bases.
+    fn field_val(&self, t: SymbolId, name: &str, depth: u32) -> Val {
+        if depth > 6 {
+            return Val::Unknown;
+        }
+        let mut stack = vec![t];
+        let mut seen = HashSet::new();
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) || seen.len() > 32 {
+                continue;
+            }
+            let (fi, raw) = self.raw(c);
+            if let Some((_, r)) = raw.fields.iter().find(|(n, _)| n == name) {
+                return self.val_of(fi, c, r, depth + 1);
+            }
+            stack.extend(self.bases(c).iter().rev());
+        }
+        match self.lang(self.file_of(t)) {
+            // A Go struct's fields are all declared: a missing one is promoted from a type
+            // outside the repository. A Rust struct's are all declared.
+            Language::Go | Language::Rust => Val::External,
+            _ => Val::Unknown,
+        }
+    }
+
+    fn call_targets(
+        &self,
+        fi: usize,
+        owner: SymbolId,
+        target: &CallTarget,
+    ) -> (Vec<SymbolId>, bool) {
+        match target {
+            CallTarget::Path(p) => match self.resolve_path(fi, p) {
+                Some(Ent::Sym(s)) => {
+                    let kind = self.kind(s);
+                    if kind.is_callable() || (kind == Kind::Class) {
+                        (vec![s], false)
+                    } else if kind.is_type() || p.len() == 1 {
+                        (Vec::new(), false)
+                    } else {
+                        // A call on a package-level value: its type is not tracked.
+                        self.by_name(fi, p.last().map_or("", String::as_str))
+                    }
+                }
+                Some(_) => (Vec::new(), false),
+                None if p.len() > 1 => {
+                    // A head that resolves to nothing but is not an import: a package-level
+                    // value, or a name the extractor could not type. A Rust path is a
+                    // path, never a value (`String::new`, `io::stdin`).
+                    let head_known = self.scope(fi).imports.contains_key(&p[0]);
+                    if head_known || self.lang(fi) == Language::Rust {
+                        (Vec::new(), false)
+                    } else {
+                        self.by_name(fi, p.last().map_or("", String::as_str))
+                    }
+                }
+                None => (Vec::new(), false),
+            },
+            CallTarget::Member { base, fields, name } => {
+                match self.member_val(fi, owner, base, fields, 0) {
+                    Val::Type(t) => {
+                        let found = self.member_of_sym(t, name).or_else(|| {
+                            (matches!(base, Recv::SelfRef) && fields.is_empty())
+                                .then(|| self.outer_member(fi, owner, name))
+                                .flatten()
+                        });
+                        (found.into_iter().collect(), false)
+                    }
+                    Val::Super(c) => {
+                        let found = self
+                            .bases(c)
+                            .iter()
+                            .find_map(|b| self.member_of_sym(*b, name));
+                        (found.into_iter().collect(), false)
+                    }
+                    Val::External => (Vec::new(), false),
+                    Val::Unknown => self.by_name(fi, name),
+                }
+            }
+        }
+    }
+
+    /// Java: an unqualified call in a nested class that its class does not have is a
+    /// method of an enclosing class (`Outer.this.m()`), nearest first.
+    fn outer_member(&self, fi: usize, owner: SymbolId, name: &str) -> Option<SymbolId> {
+        if self.lang(fi) != Language::Java {
+            return None;
+        }
+        let (ofi, oraw) = self.raw(owner);
+        let prefix = &self.scope(ofi).prefix;
+        (1..oraw.container.len()).rev().find_map(|n| {
+            let q = qualify(prefix, &oraw.container[..n].join("."));
+            self.qname_id(&q).and_then(|c| self.member_of_sym(c, name))
+        })
+    }
+
+    /// Every method named `name` in the language family of file `fi`, marked inferred.
+    fn by_name(&self, fi: usize, name: &str) -> (Vec<SymbolId>, bool) {
+        match self.named_methods(self.lang(fi).family(), name) {
+            Some(c) => (c, true),
+            None => (Vec::new(), false),
         }
     }
 }

@@ -36,6 +36,7 @@ mod index;
 mod lazy;
 mod link;
 mod model;
+mod patch;
 mod prefilter;
 pub mod progress;
 mod query;
@@ -92,6 +93,8 @@ pub struct CodeTool {
     /// The cache file, resolved once: `None` when caching is off or its folder cannot be
     /// made (said once, and the index stays in memory).
     cache: std::sync::OnceLock<Option<PathBuf>>,
+    /// What the refresh in place did, when the warm store came from one.
+    patched: Mutex<Option<IndexStats>>,
 }
 
 impl std::fmt::Debug for CodeTool {
@@ -113,6 +116,7 @@ impl CodeTool {
             first: prefilter::FirstQuery::default(),
             warm: Mutex::new(None),
             cache: std::sync::OnceLock::new(),
+            patched: Mutex::new(None),
         }
     }
 
@@ -180,14 +184,22 @@ impl CodeTool {
     }
 
     fn open_warm(&self) -> Option<Arc<StoreFile>> {
-        let path = lazy::store_path(&self.cache_path()?);
+        let cache = self.cache_path()?;
+        let path = lazy::store_path(&cache);
         let root = self.root.path();
-        let why = match StoreFile::open(&path, root, index::fingerprint()) {
+        let why = match StoreFile::open_live(&path, root, index::fingerprint()) {
             Ok(store) => match store.is_fresh(root) {
                 Ok(true) => return Some(Arc::new(store)),
                 Ok(false) => {
                     tracing::debug!("the repository changed since the code store was written");
-                    return None;
+                    // Edits that declared nothing new: patch the store instead of
+                    // refreshing the whole index.
+                    drop(store);
+                    let (store, stats) = patch::refresh_in_place(root, &cache)?;
+                    if let Ok(mut p) = self.patched.lock() {
+                        *p = Some(stats);
+                    }
+                    return Some(Arc::new(store));
                 }
                 Err(e) => e,
             },
@@ -257,6 +269,12 @@ impl CodeTool {
     /// `explore index` (see `crates/cli/src/background.rs`).
     pub fn full_index_pending(&self) -> bool {
         self.first.pending()
+    }
+
+    /// What the refresh in place (a delta beside the store, see `docs/cache.md`) did, when
+    /// [`CodeTool::warm_store`] ran one.
+    pub fn patched(&self) -> Option<IndexStats> {
+        self.patched.lock().ok().and_then(|p| p.clone())
     }
 
     /// The stats of the last build or refresh, if the graph was built.

@@ -23,14 +23,14 @@ use serde::{Deserialize, Serialize};
 /// The first bytes of a store file.
 pub const MAGIC: &[u8] = b"explore code store\n";
 /// Bumped whenever the layout changes meaning.
-pub const STORE_VERSION: u32 = 1;
+pub const STORE_VERSION: u32 = 2;
 /// Bytes before the header: magic, version, fingerprint, header length, header hash.
 pub const PREFIX_LEN: usize = MAGIC.len() + 4 + 16 + 4 + 16;
 /// Headers larger than this are corrupt (a real one is a few hundred bytes plus the root).
 pub const MAX_HEADER: u32 = 64 * 1024;
 
-/// The sections, in file order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The sections, in file order (the edge lists last, where a cut-short file ends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sec {
     /// Postcard `Vec<Watched>`: the paths whose stats decide freshness.
     Watch = 0,
@@ -52,6 +52,27 @@ pub enum Sec {
     /// offsets into the id list, the path blob (distinct paths, sorted), the ids (u32,
     /// each path's in id order).
     Paths,
+    /// `files + 1` u64 offsets of the link's per-file records.
+    LinkFileOffsets,
+    /// Per file: 8 checksum bytes, then its language, scope, first symbol, symbol count
+    /// and state (content hash, surface hash, syntax errors).
+    LinkFileData,
+    /// `n + 1` u64 offsets of the link's per-symbol records.
+    LinkSymOffsets,
+    /// Per symbol: 8 checksum bytes, then its surface (file, kind, qualified name, name,
+    /// container, fields, results) and its tables (methods, bases, owner).
+    LinkSymData,
+    /// The link's qualified names: a map to the symbol id (u32).
+    LinkQnames,
+    /// Methods by language family and name: a map from the family byte and the name to
+    /// up to `MAX_NAME_MATCHES` ids (u32 each).
+    LinkNamed,
+    /// Modules: a map from the name to the module's index (u32).
+    LinkModules,
+    /// Files: a map from the path to the file id (u32).
+    FilePaths,
+    /// Postcard: module names, module files, Rust crates and the refresh's counts.
+    LinkMisc,
     /// Outgoing edges: `u32 n`, `n + 1` u32 offsets, then 10-byte records (the other end
     /// u32, line u32, kind u8, inferred u8) in the embedded store's order.
     Out,
@@ -60,7 +81,7 @@ pub enum Sec {
 }
 
 /// How many sections a store has.
-pub const COUNT: usize = 10;
+pub const COUNT: usize = 19;
 
 impl Sec {
     /// Every section, in file order.
@@ -73,13 +94,41 @@ impl Sec {
         Sec::FileData,
         Sec::Qnames,
         Sec::Paths,
+        Sec::LinkFileOffsets,
+        Sec::LinkFileData,
+        Sec::LinkSymOffsets,
+        Sec::LinkSymData,
+        Sec::LinkQnames,
+        Sec::LinkNamed,
+        Sec::LinkModules,
+        Sec::FilePaths,
+        Sec::LinkMisc,
         Sec::Out,
         Sec::In,
     ];
 
     /// Whether the section is checked whole (record data is checked per record).
     pub fn hashed_whole(self) -> bool {
-        !matches!(self, Sec::SymbolData | Sec::FileData)
+        !matches!(
+            self,
+            Sec::SymbolData | Sec::FileData | Sec::LinkFileData | Sec::LinkSymData
+        )
+    }
+
+    /// Whether it holds the link's tables (kept from an old store when the graph is).
+    pub fn is_link(self) -> bool {
+        matches!(
+            self,
+            Sec::LinkFileOffsets
+                | Sec::LinkFileData
+                | Sec::LinkSymOffsets
+                | Sec::LinkSymData
+                | Sec::LinkQnames
+                | Sec::LinkNamed
+                | Sec::LinkModules
+                | Sec::FilePaths
+                | Sec::LinkMisc
+        )
     }
 
     /// Its name in messages.
@@ -95,6 +144,15 @@ impl Sec {
             Sec::Paths => "paths",
             Sec::Out => "outgoing edges",
             Sec::In => "incoming edges",
+            Sec::LinkFileOffsets => "link file offsets",
+            Sec::LinkFileData => "link files",
+            Sec::LinkSymOffsets => "link symbol offsets",
+            Sec::LinkSymData => "link symbols",
+            Sec::LinkQnames => "link qualified names",
+            Sec::LinkNamed => "link method names",
+            Sec::LinkModules => "link modules",
+            Sec::FilePaths => "file paths",
+            Sec::LinkMisc => "link tables",
         }
     }
 }
@@ -119,6 +177,9 @@ pub struct Header {
     pub symbols: u32,
     /// Number of files.
     pub files: u32,
+    /// What this store holds (a hash of its sections' hashes and lengths): a delta file
+    /// names the store it patches by it.
+    pub generation: [u8; 16],
     /// One entry per [`Sec`], in order.
     pub sections: Vec<SectionRef>,
 }

@@ -16,8 +16,10 @@
 //! lookup records a [`failure`](StoreFile::failure), and the caller rebuilds instead of
 //! answering from bad data. See `docs/cache.md` for the layout.
 
+mod delta;
 mod fresh;
 mod layout;
+pub(super) mod resolve;
 mod tables;
 mod write;
 
@@ -25,11 +27,14 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub(super) use delta::{Delta, DeltaFile, delta_path, save as save_delta};
 pub use fresh::{Shape, Watched, walk_order, watch_dir};
-use layout::{COUNT, Header, MAGIC, MAX_HEADER, PREFIX_LEN, STORE_VERSION, Sec, hash8, hash16};
-use tables::{Adjacency, Paths, Strings};
+pub(super) use layout::Sec;
+use layout::{COUNT, Header, MAGIC, MAX_HEADER, PREFIX_LEN, STORE_VERSION, hash8, hash16};
+pub(super) use resolve::{FileState, LinkParts, LinkTables, Summary};
+use tables::{Adjacency, Map, Paths, Strings};
 
-use super::model::{EdgeKind, FileId, FileInfo, Symbol, SymbolId};
+use super::model::{Edge, EdgeKind, FileId, FileInfo, Symbol, SymbolId};
 use super::store::{CodeGraph, EdgePage, GraphStore, NameMatch};
 
 /// Why a store file cannot be used.
@@ -69,6 +74,15 @@ pub fn store_path(cache: &Path) -> PathBuf {
     cache.with_extension("store")
 }
 
+/// Where the link tables of a new store come from.
+pub enum LinkSource<'a> {
+    /// The link that made the graph.
+    Parts(LinkParts<'a>),
+    /// The store being replaced (the graph came from the cache as it was), with the
+    /// counts of this refresh.
+    Old(Summary),
+}
+
 /// Writes the store file for `graph` at `path` (a temporary file renamed into place).
 pub fn save(
     path: &Path,
@@ -76,8 +90,16 @@ pub fn save(
     fingerprint: [u8; 16],
     graph: &CodeGraph,
     watched: &[Watched],
+    link: LinkSource<'_>,
 ) -> std::io::Result<()> {
-    let parts = write::encode(root, fingerprint, graph, watched)?;
+    let link = match link {
+        LinkSource::Parts(parts) => resolve::encode(&parts, graph.data())?,
+        LinkSource::Old(summary) => StoreFile::open(path, root, fingerprint)
+            .ok()
+            .and_then(|old| old.link_sections(summary))
+            .unwrap_or_default(),
+    };
+    let parts = write::encode(root, fingerprint, graph, watched, link)?;
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     super::atomic::write_atomic(path, &parts)
 }
@@ -93,6 +115,8 @@ pub struct StoreFile {
     failure: OnceLock<String>,
     /// The blake3 of the prefix (see [`StoreFile::key`]).
     key: [u8; 16],
+    /// The delta file's changes, when opened with [`StoreFile::open_live`].
+    delta: Option<delta::Overlay>,
 }
 
 impl StoreFile {
@@ -150,6 +174,7 @@ impl StoreFile {
             sections: Default::default(),
             failure: OnceLock::new(),
             key: hash16(&prefix),
+            delta: None,
         })
     }
 
@@ -157,8 +182,136 @@ impl StoreFile {
     /// format version, the index fingerprint and the header's hash (so every section's
     /// hash, the watched stats among them). Another state of the tree or another build of
     /// the extractor gives another key; the local engine keys its lexical index by it.
+    /// A delta's changes are part of the content: an edit patched in place gives another
+    /// key too.
     pub fn key(&self) -> [u8; 16] {
-        self.key
+        match &self.delta {
+            Some(o) => {
+                let mut bytes = self.key.to_vec();
+                bytes.extend(postcard::to_stdvec(&o.delta).unwrap_or_default());
+                hash16(&bytes)
+            }
+            None => self.key,
+        }
+    }
+
+    /// [`StoreFile::open`], with the changes of its delta file if it has one: the store as
+    /// the last refresh left it. A delta that cannot be used is left out with a warning
+    /// (the store's own watch list then shows the files it covered as changed).
+    pub fn open_live(path: &Path, root: &Path, fingerprint: [u8; 16]) -> Result<Self, StoreError> {
+        let mut store = Self::open(path, root, fingerprint)?;
+        match delta::load(path, fingerprint, store.header.generation) {
+            Ok(d) => store.delta = d.map(delta::Overlay::new),
+            Err(why) => tracing::warn!(
+                "the code store delta {} cannot be used ({why}); refreshing",
+                delta_path(path).display()
+            ),
+        }
+        Ok(store)
+    }
+
+    /// This store with `delta` as its changes.
+    pub(super) fn with_delta(mut self, delta: Delta) -> Self {
+        self.delta = Some(delta::Overlay::new(delta));
+        self
+    }
+
+    /// The changes of the delta file this store was opened with.
+    pub(super) fn delta(&self) -> Option<&Delta> {
+        self.delta.as_ref().map(|o| &o.delta)
+    }
+
+    /// How many symbols and files it holds.
+    pub(super) fn counts(&self) -> (usize, usize) {
+        (self.header.symbols as usize, self.header.files as usize)
+    }
+
+    /// Whether it holds the link's tables (a store of an older build may not).
+    pub(super) fn has_link_tables(&self) -> bool {
+        self.section(Sec::LinkMisc).is_some_and(|b| !b.is_empty())
+    }
+
+    /// Reads every byte of the link's tables, as a refresh in place would read them, and
+    /// records the first damage as the failure. For tests: lookups never read them.
+    #[doc(hidden)]
+    pub fn verify_link_tables(&self) {
+        for sec in Sec::ALL
+            .into_iter()
+            .filter(|s| s.is_link() && s.hashed_whole())
+        {
+            self.section(sec);
+        }
+        let _ = resolve::LinkTables::new(self);
+        for i in 0..self.header.files {
+            self.record(Sec::LinkFileOffsets, Sec::LinkFileData, i);
+        }
+        for i in 0..self.header.symbols {
+            self.record(Sec::LinkSymOffsets, Sec::LinkSymData, i);
+        }
+    }
+
+    /// The writing of the store this is (a delta names it).
+    pub(super) fn generation(&self) -> [u8; 16] {
+        self.header.generation
+    }
+
+    /// The id of the file at `path`.
+    pub(super) fn file_id(&self, path: &str) -> Option<FileId> {
+        let map = Map::parse(self.section(Sec::FilePaths)?)?;
+        let v = map.get(path.as_bytes())?;
+        Some(u32::from_le_bytes(v.try_into().ok()?))
+    }
+
+    /// Symbol `id` as the store has it (not the delta).
+    pub(super) fn base_symbol(&self, id: SymbolId) -> Option<Symbol> {
+        if id >= self.header.symbols {
+            return None;
+        }
+        let bytes = self.record(Sec::SymbolOffsets, Sec::SymbolData, id)?;
+        self.decode(&bytes, Sec::SymbolData)
+    }
+
+    /// File `id` as the store has it (not the delta).
+    pub(super) fn base_file(&self, id: FileId) -> Option<FileInfo> {
+        if id >= self.header.files {
+            return None;
+        }
+        let bytes = self.record(Sec::FileOffsets, Sec::FileData, id)?;
+        self.decode(&bytes, Sec::FileData)
+    }
+
+    /// Every edge of `id` as the store has it (not the delta), in stored order.
+    pub(super) fn base_edges(&self, sec: Sec, id: SymbolId) -> Vec<Edge> {
+        self.section(sec)
+            .and_then(Adjacency::parse)
+            .map(|adj| adj.edges(id, sec == Sec::Out).collect())
+            .unwrap_or_default()
+    }
+
+    /// The link sections as they are, to be written into the store replacing this one,
+    /// with `summary` as the counts; `None` if this store has none that can be read.
+    fn link_sections(&self, summary: Summary) -> Option<Vec<(Sec, Vec<u8>)>> {
+        let mut out = Vec::new();
+        for sec in Sec::ALL.into_iter().filter(|s| s.is_link()) {
+            let bytes = if sec == Sec::LinkMisc {
+                resolve::with_summary(self.section(sec)?, summary.clone())?
+            } else if sec.hashed_whole() {
+                self.section(sec)?.to_vec()
+            } else {
+                self.load_unchecked(sec).ok()?
+            };
+            out.push((sec, bytes));
+        }
+        (!out.iter().any(|(s, b)| *s == Sec::LinkMisc && b.is_empty())).then_some(out)
+    }
+
+    /// A section's bytes read whole without a check (record data, checked per record).
+    fn load_unchecked(&self, sec: Sec) -> Result<Vec<u8>, StoreError> {
+        let r = self.header.sections[sec as usize];
+        let len = usize::try_from(r.len).map_err(|_| StoreError::Truncated(sec.name()))?;
+        let mut buf = vec![0u8; len];
+        layout::read_at(&self.file, self.body + r.offset, &mut buf)?;
+        Ok(buf)
     }
 
     /// Whether every path the last walk depended on is unchanged: stats only, no walk.
@@ -193,6 +346,17 @@ impl StoreFile {
     }
 
     fn watched(&self) -> Result<Vec<fresh::WatchedRef<'_>>, StoreError> {
+        if let Some(d) = &self.delta {
+            return Ok(d
+                .delta
+                .watched
+                .iter()
+                .map(|w| fresh::WatchedRef {
+                    path: &w.path,
+                    shape: w.shape,
+                })
+                .collect());
+        }
         let bytes = self
             .section(Sec::Watch)
             .ok_or(StoreError::Corrupt(Sec::Watch.name()))?;
@@ -237,9 +401,13 @@ impl StoreFile {
             Sec::Names | Sec::Qnames => Strings::parse(&buf).is_some_and(|t| t.valid(n)),
             Sec::Paths => Paths::parse(&buf).is_some_and(|t| t.valid(n)),
             Sec::Out | Sec::In => Adjacency::parse(&buf).is_some_and(|t| t.valid(n)),
-            Sec::SymbolOffsets => offsets_valid(&buf, n),
-            Sec::FileOffsets => offsets_valid(&buf, files),
-            Sec::Watch | Sec::SymbolData | Sec::FileData => true,
+            Sec::SymbolOffsets | Sec::LinkSymOffsets => offsets_valid(&buf, n),
+            Sec::FileOffsets | Sec::LinkFileOffsets => offsets_valid(&buf, files),
+            Sec::LinkQnames | Sec::LinkNamed | Sec::LinkModules | Sec::FilePaths => {
+                Map::parse(&buf).is_some_and(|m| m.valid())
+            }
+            Sec::Watch | Sec::SymbolData | Sec::FileData | Sec::LinkMisc => true,
+            Sec::LinkFileData | Sec::LinkSymData => true,
         };
         if !ok {
             return Err(corrupt);
@@ -306,21 +474,74 @@ fn offsets_valid(bytes: &[u8], count: usize) -> bool {
         && (0..count).all(|i| layout::u64_at(bytes, i) <= layout::u64_at(bytes, i + 1))
 }
 
+impl StoreFile {
+    /// The edges of `kind` of `id` with the delta's changes: the store's list without the
+    /// edges the delta replaces, plus the delta's, in the order the embedded graph gives
+    /// (outgoing by line and target; incoming by the source's rank class, path and line).
+    fn page_live(
+        &self,
+        ov: &delta::Overlay,
+        sec: Sec,
+        id: SymbolId,
+        kind: EdgeKind,
+        limit: usize,
+    ) -> EdgePage {
+        let outgoing = sec == Sec::Out;
+        let mut removed = false;
+        let mut list: Vec<Edge> = self
+            .base_edges(sec, id)
+            .into_iter()
+            .filter(|e| e.kind == kind)
+            .filter(|e| {
+                let gone = ov.removed(e);
+                removed |= gone;
+                !gone
+            })
+            .collect();
+        let added = if outgoing { ov.out(id) } else { ov.inc(id) };
+        let before = list.len();
+        list.extend(added.iter().filter(|e| e.kind == kind));
+        if removed || list.len() != before {
+            if outgoing {
+                list.sort_by_key(|e| (e.line, e.to));
+            } else {
+                let mut keys: std::collections::HashMap<SymbolId, (u8, String)> =
+                    std::collections::HashMap::new();
+                for e in &list {
+                    keys.entry(e.from).or_insert_with(|| {
+                        self.symbol(e.from)
+                            .map(|s| (s.rank_class(), s.path))
+                            .unwrap_or_default()
+                    });
+                }
+                list.sort_by(|a, b| {
+                    let (ka, kb) = (&keys[&a.from], &keys[&b.from]);
+                    (ka.0, &ka.1, a.line, a.from).cmp(&(kb.0, &kb.1, b.line, b.from))
+                });
+            }
+        }
+        EdgePage {
+            total: list.len(),
+            edges: list.into_iter().take(limit).collect(),
+        }
+    }
+}
+
 impl GraphStore for StoreFile {
     fn symbol(&self, id: SymbolId) -> Option<Symbol> {
-        if id >= self.header.symbols {
-            return None;
+        if let Some(ov) = &self.delta
+            && ov.changed(id)
+        {
+            return ov.symbol(id).cloned();
         }
-        let bytes = self.record(Sec::SymbolOffsets, Sec::SymbolData, id)?;
-        self.decode(&bytes, Sec::SymbolData)
+        self.base_symbol(id)
     }
 
     fn file(&self, id: FileId) -> Option<FileInfo> {
-        if id >= self.header.files {
-            return None;
+        if let Some(f) = self.delta.as_ref().and_then(|ov| ov.file(id)) {
+            return Some(f.info.clone());
         }
-        let bytes = self.record(Sec::FileOffsets, Sec::FileData, id)?;
-        self.decode(&bytes, Sec::FileData)
+        self.base_file(id)
     }
 
     fn find_names(&self, pattern: &NameMatch) -> Vec<SymbolId> {
@@ -369,10 +590,16 @@ impl GraphStore for StoreFile {
     }
 
     fn edges_out(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
-        self.page(Sec::Out, id, kind, limit)
+        match &self.delta {
+            Some(ov) => self.page_live(ov, Sec::Out, id, kind, limit),
+            None => self.page(Sec::Out, id, kind, limit),
+        }
     }
 
     fn edges_in(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
-        self.page(Sec::In, id, kind, limit)
+        match &self.delta {
+            Some(ov) => self.page_live(ov, Sec::In, id, kind, limit),
+            None => self.page(Sec::In, id, kind, limit),
+        }
     }
 }

@@ -237,3 +237,53 @@ impl<'a> Adjacency<'a> {
 fn kind(b: u8) -> Option<EdgeKind> {
     EdgeKind::ALL.into_iter().find(|k| *k as u8 == b)
 }
+
+/// A sorted map from byte-string keys to byte-string values: `u32 n`, `n + 1` u32 key
+/// offsets, `n + 1` u32 value offsets, the keys (ascending), the values.
+pub struct Map<'a> {
+    n: usize,
+    key_offs: &'a [u8],
+    value_offs: &'a [u8],
+    keys: &'a [u8],
+    values: &'a [u8],
+}
+
+impl<'a> Map<'a> {
+    /// Slices a map section; `None` if it is malformed.
+    pub fn parse(bytes: &'a [u8]) -> Option<Self> {
+        let n = u32_at(bytes, 0)? as usize;
+        let (key_offs, rest) = take_u32s(bytes.get(4..)?, n.checked_add(1)?)?;
+        let (value_offs, rest) = take_u32s(rest, n + 1)?;
+        let (keys, values) = rest.split_at_checked(u32_at(key_offs, n)? as usize)?;
+        Some(Map {
+            n,
+            key_offs,
+            value_offs,
+            keys,
+            values,
+        })
+    }
+
+    /// Whether the offsets are consistent (run once per load).
+    pub fn valid(&self) -> bool {
+        monotonic(self.key_offs, self.n, self.keys.len())
+            && monotonic(self.value_offs, self.n, self.values.len())
+    }
+
+    fn key(&self, i: usize) -> Option<&'a [u8]> {
+        let a = u32_at(self.key_offs, i)? as usize;
+        let b = u32_at(self.key_offs, i + 1)? as usize;
+        self.keys.get(a..b)
+    }
+
+    /// The value of `key`, if it is in the map.
+    pub fn get(&self, key: &[u8]) -> Option<&'a [u8]> {
+        let i = partition(self.n, |i| self.key(i).is_some_and(|k| k < key));
+        if self.key(i)? != key {
+            return None;
+        }
+        let a = u32_at(self.value_offs, i)? as usize;
+        let b = u32_at(self.value_offs, i + 1)? as usize;
+        self.values.get(a..b)
+    }
+}

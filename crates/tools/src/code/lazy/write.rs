@@ -42,7 +42,7 @@ fn string_table<'a>(strings: impl Iterator<Item = &'a str>) -> std::io::Result<V
 }
 
 /// A record table: u64 offsets and records of a checksum plus the postcard value.
-fn records<T: serde::Serialize>(items: &[T]) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+pub(super) fn records<T: serde::Serialize>(items: &[T]) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
     let mut offsets = Vec::with_capacity((items.len() + 1) * 8);
     let mut data = Vec::new();
     offsets.extend_from_slice(&0u64.to_le_bytes());
@@ -124,7 +124,9 @@ pub fn encode(
     fingerprint: [u8; 16],
     graph: &CodeGraph,
     watched: &[Watched],
+    link: Vec<(Sec, Vec<u8>)>,
 ) -> std::io::Result<Vec<Vec<u8>>> {
+    let mut link: std::collections::HashMap<Sec, Vec<u8>> = link.into_iter().collect();
     let symbols = graph.symbols();
     let (out_lists, in_lists) = graph.adjacency();
     let lower: Vec<String> = symbols
@@ -158,6 +160,7 @@ pub fn encode(
             Sec::Paths => paths(graph)?,
             Sec::Out => adjacency(graph, out_lists, true)?,
             Sec::In => adjacency(graph, in_lists, false)?,
+            link_sec => link.remove(&link_sec).unwrap_or_default(),
         };
         sections.push((sec, bytes));
     }
@@ -175,10 +178,24 @@ pub fn encode(
         });
         offset += bytes.len() as u64;
     }
+    // Names this store's content (every section's hash, and the length of the record
+    // data, which is checked per record): a delta made for a store is applied to no other.
+    // A store written again from the same walk and graph is the same store.
+    let generation = {
+        let mut h = blake3::Hasher::new();
+        for r in &refs {
+            h.update(&r.hash);
+            h.update(&r.len.to_le_bytes());
+        }
+        let mut g = [0u8; 16];
+        g.copy_from_slice(&h.finalize().as_bytes()[..16]);
+        g
+    };
     let header = Header {
         root: root.to_string_lossy().into_owned(),
         symbols: len_u32(symbols.len())?,
         files: len_u32(graph.files().len())?,
+        generation,
         sections: refs,
     };
     let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
@@ -192,4 +209,32 @@ pub fn encode(
     let mut parts = vec![head];
     parts.extend(sections.into_iter().map(|(_, bytes)| bytes));
     Ok(parts)
+}
+
+/// A map section (see `tables::Map`) from `(key, value)` pairs in any order.
+pub(super) fn map_table(mut pairs: Vec<(Vec<u8>, Vec<u8>)>) -> std::io::Result<Vec<u8>> {
+    pairs.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let keys: usize = pairs.iter().map(|p| p.0.len()).sum();
+    let values: usize = pairs.iter().map(|p| p.1.len()).sum();
+    let mut out = Vec::with_capacity(12 + pairs.len() * 8 + keys + values);
+    put_u32(&mut out, len_u32(pairs.len())?);
+    let mut at = 0usize;
+    put_u32(&mut out, 0);
+    for (k, _) in &pairs {
+        at += k.len();
+        put_u32(&mut out, len_u32(at)?);
+    }
+    at = 0;
+    put_u32(&mut out, 0);
+    for (_, v) in &pairs {
+        at += v.len();
+        put_u32(&mut out, len_u32(at)?);
+    }
+    for (k, _) in &pairs {
+        out.extend_from_slice(k);
+    }
+    for (_, v) in &pairs {
+        out.extend_from_slice(v);
+    }
+    Ok(out)
 }
