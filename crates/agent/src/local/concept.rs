@@ -145,13 +145,13 @@ impl LocalPolicy {
             })
             .collect();
         let hints = signals::of(&query.raw);
-        let bonuses = signals::bonuses(&idx, &hints, &mut |rel| read_small(&root, rel));
+        let bonuses = signals::bonuses(idx, &hints, &mut |rel| read_small(&root, rel));
         // A pasted report is ranked by every file's content (see `report`); a question by
         // names and docs, with the content of a shortlist.
         let report_index = signals::is_report(&query.raw)
-            .then(|| report::content_of(&idx, &|rel: &str| read_small(&root, rel)));
+            .then(|| report::content_of(idx, &|rel: &str| read_small(&root, rel)));
         let ranked: Vec<rank::RankedFile> = match &report_index {
-            Some(content) => report::rank(&idx, content, &query.raw, &bonuses),
+            Some(content) => report::rank(idx, content, &query.raw, &bonuses),
             None => {
                 let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
                 // The words choose the files (a report's hints must not crowd them out by
@@ -242,7 +242,7 @@ impl LocalPolicy {
                     return Vec::new();
                 };
                 let all = body::rank_bodies(
-                    &idx,
+                    idx,
                     r.file,
                     &text,
                     &body::Question {
