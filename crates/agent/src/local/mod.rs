@@ -141,6 +141,11 @@ enum Purpose {
     Code { op: &'static str, sym: SymbolRef },
     /// A narrowed `code` call for one candidate of an ambiguous name.
     Narrowed { op: &'static str, sym: SymbolRef },
+    /// The first `code` call of a symbol question asked with its package word as the
+    /// qualifier (`sort.Interface`): a name the repository does not define may still be
+    /// one the tool knows (a standard-library interface). Not found, the name is asked
+    /// alone and narrowed by the package word, as every other symbol question.
+    Qualified { op: &'static str, sym: SymbolRef },
     /// A `read` backing a concept answer's citations in one file.
     Read { file: ConceptFile },
     /// A `read` backing places a text search found in one file.
@@ -337,6 +342,24 @@ impl LocalPolicy {
                     let answer = evidence::read_code(result.detail.as_ref());
                     let total = evidence::list_total(result.detail.as_ref());
                     calls.extend(self.on_code(query, op, &sym, answer, total, false));
+                }
+                Purpose::Qualified { op, sym } => {
+                    let answer = evidence::read_code(result.detail.as_ref());
+                    if matches!(answer, Reply::NotFound) || result.is_error {
+                        let args = json!({"operation": op, "symbol": sym.name});
+                        calls.push(self.call(
+                            ToolName::Code,
+                            args,
+                            Some(Purpose::Code { op, sym }),
+                        ));
+                    } else {
+                        let total = evidence::list_total(result.detail.as_ref());
+                        let sym = SymbolRef {
+                            within: Vec::new(),
+                            ..sym
+                        };
+                        calls.extend(self.on_code(query, op, &sym, answer, total, false));
+                    }
                 }
                 Purpose::Narrowed { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());

@@ -333,6 +333,9 @@ fn classify(q: &str) -> Intent {
                 }
             }
         }
+        if let Some(intent) = participle_frame(q) {
+            return intent;
+        }
         for (prefix, suffix, build, relaxed) in FRAMES {
             if let Some(rest) = lower.strip_prefix(prefix)
                 && let Some(mid) = rest.strip_suffix(suffix)
@@ -358,6 +361,76 @@ fn classify(q: &str) -> Intent {
         return Intent::Definition(sym);
     }
     Intent::Concept
+}
+
+/// What "where is X <participle>" asks for: where a symbol is used in some way (called,
+/// read, raised, replaced …) is where it is referenced; the engine asks for callers, and
+/// for a type or a variable follows the tool to its usages.
+const USE_PARTICIPLES: &[&str] = &[
+    "used",
+    "called",
+    "invoked",
+    "referenced",
+    "read",
+    "written",
+    "assigned",
+    "modified",
+    "mutated",
+    "replaced",
+    "set",
+    "updated",
+    "changed",
+    "raised",
+    "thrown",
+    "instantiated",
+    "constructed",
+    "imported",
+    "passed",
+    "returned",
+    "accessed",
+];
+
+/// "where is X called from in the encoder", "where is the global logger variable _globalL
+/// read or replaced", "where is NotRenderableError raised": a question that starts with
+/// "where is" and ends with one or more participles of use ("read or replaced"), then
+/// perhaps "from" and a place ("in the encoder", "inside package zapcore"), asks for the
+/// places that use X; the place words narrow.
+fn participle_frame(q: &str) -> Option<Intent> {
+    let lower = q.to_lowercase();
+    let start = ["where is ", "where are ", "where's ", "where else is "]
+        .iter()
+        .find(|p| lower.starts_with(**p))?
+        .len();
+    let words: Vec<&str> = q[start..].split_whitespace().collect();
+    let low: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    // The first participle after the name, and the place clause after the verbs.
+    let first = (1..low.len()).find(|&i| USE_PARTICIPLES.contains(&low[i].as_str()))?;
+    let mut i = first;
+    while i < low.len()
+        && (USE_PARTICIPLES.contains(&low[i].as_str())
+            || matches!(
+                low[i].as_str(),
+                "or" | "and" | "from" | "anywhere" | "elsewhere"
+            ))
+    {
+        i += 1;
+    }
+    let mut places: Vec<String> = Vec::new();
+    if i < low.len() {
+        if !matches!(low[i].as_str(), "in" | "inside" | "within" | "under") || low.len() - i > 5 {
+            return None;
+        }
+        for w in &words[i + 1..] {
+            let bare = w
+                .trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '/'))
+                .to_lowercase();
+            if !bare.is_empty() && !is_filler(&bare) && !is_place_word(&bare) {
+                places.push(bare);
+            }
+        }
+    }
+    let sym = slot_symbol(&words[..first].join(" "), true, true)?;
+    Some(Intent::Callers(sym.within(places)))
 }
 
 /// Relation words that ask for a relation wherever they stand in a short question, the
@@ -389,9 +462,51 @@ const CUES: &[(&[&str], Build)] = &[
         ],
         IMPLS,
     ),
+    (&["mix", "mixes"], IMPLS),
+    (
+        &[
+            "override",
+            "overrides",
+            "overriding",
+            "redefine",
+            "redefines",
+        ],
+        OVERRIDES,
+    ),
     (&["methods"], METHODS),
-    (&["call", "calls", "callers", "invoke", "invokes"], CALLERS),
+    (
+        &[
+            "call",
+            "calls",
+            "callers",
+            "invoke",
+            "invokes",
+            "decorated",
+            "raise",
+            "raises",
+            "throw",
+            "throws",
+        ],
+        CALLERS,
+    ),
 ];
+
+/// Words that end the clause holding a cue's name: what follows says why or when ("…
+/// call sweetenFields to turn key value pairs into fields").
+fn ends_name_clause(w: &str) -> bool {
+    matches!(
+        w,
+        "to" | "so"
+            | "when"
+            | "whenever"
+            | "because"
+            | "if"
+            | "while"
+            | "before"
+            | "after"
+            | "during"
+    )
+}
 
 /// Words between a cue and its name that say nothing about the name ("methods *does the*
 /// routing Context *have*", "inherit *directly from* Number").
@@ -406,13 +521,39 @@ fn is_cue_glue(w: &str) -> bool {
 /// read as a name: "where do we call the payment API" stays a concept question.
 fn cue_intent(q: &str) -> Option<Intent> {
     let all: Vec<&str> = q.split_whitespace().collect();
-    let (at, build) = all.iter().enumerate().find_map(|(i, w)| {
+    let cue_of = |w: &str| -> Option<Build> {
         let w = w.to_lowercase();
         let w = w.trim_matches(|c: char| !c.is_alphanumeric());
         CUES.iter()
             .find(|(cues, _)| cues.contains(&w))
-            .map(|(_, build)| (i, *build))
-    })?;
+            .map(|(_, build)| *build)
+    };
+    // "which sql classes use the NameAliasMixin": a mixin is used by inheriting it.
+    for (i, w) in all.iter().enumerate() {
+        if matches!(w.to_lowercase().as_str(), "use" | "uses" | "using")
+            && let Some(next) = all[i + 1..]
+                .iter()
+                .find(|w| !is_cue_glue(&w.to_lowercase()))
+            && clean_ident(next).is_some_and(|n| n.ends_with("Mixin") || n.ends_with("Mixins"))
+        {
+            return slot_symbol(next, false, true).map(IMPLS);
+        }
+    }
+    // Each cue in turn, the first whose name reads as one wins; a cue whose next word is
+    // another cue describes the subject ("which SugaredLogger *methods call* X").
+    (0..all.len())
+        .filter_map(|i| cue_of(all[i]).map(|b| (i, b)))
+        .filter(|&(i, _)| {
+            all[i + 1..]
+                .iter()
+                .find(|w| !is_cue_glue(&w.to_lowercase()))
+                .is_none_or(|w| cue_of(w).is_none())
+        })
+        .find_map(|(at, build)| cue_slot(&all, at, build))
+}
+
+/// The intent of the cue at `at`, when the words after it name a symbol.
+fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
     // The clause that holds the name ends at the first comma, colon or semicolon after
     // the cue: ", including the typed getters", ", directly or not".
     let end = all[at..]
@@ -430,9 +571,11 @@ fn cue_intent(q: &str) -> Option<Intent> {
     let rest: Vec<&str> = words[at + 1..]
         .iter()
         .map(String::as_str)
-        .skip_while(|w| is_cue_glue(&w.to_lowercase()))
+        .skip_while(|w| is_cue_glue(&w.to_lowercase()) || matches!(*w, "with" | "in" | "by"))
         .filter(|w| !matches!(w.to_lowercase().as_str(), "have" | "has"))
+        .take_while(|w| !ends_name_clause(&w.to_lowercase()))
         .collect();
+    // "use the NameAliasMixin" / "mix in JupyterMixin": a mixin is used by inheriting it.
     slot_symbol(&rest.join(" "), false, true).map(build)
 }
 
@@ -484,6 +627,12 @@ fn is_filler(w: &str) -> bool {
             | "are"
             | "list"
             | "show"
+            | "static"
+            | "public"
+            | "private"
+            | "exported"
+            | "unexported"
+            | "abstract"
     )
 }
 
@@ -662,7 +811,10 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
             named_place = true;
             continue;
         }
-        if !backticked {
+        // A capital marks a name mid-question even on a filler or kind word ("the
+        // subclasses of This", "bsh's Variable class").
+        let named_word = mid && raw.starts_with(char::is_uppercase) && raw.len() > 1;
+        if !backticked && !named_word {
             if let Some(k) = kind_word(bare) {
                 kind = Some(k);
                 continue;
@@ -765,9 +917,15 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         let subject = clean_ident(&names[*at]).unwrap_or_default();
         let acronym = !subject.contains('_') && !subject.chars().any(char::is_lowercase);
         let after_word = names.get(*at + 1).map(|w| w.to_lowercase());
-        if names.len() > 3
-            || *at > 1
-            || names.len() - *at > 2
+        // A name that can only be one (dotted, snake_case, inner capitals, backticked)
+        // may carry two words of description ("the zap.Error field constructor").
+        let strong = names[*at].contains('`')
+            || subject.contains(['.', '_'])
+            || subject.chars().skip(1).any(char::is_uppercase);
+        let described = if strong { 3 } else { 2 };
+        if names.len() > 1 + described
+            || *at > if strong { 2 } else { 1 }
+            || names.len() - *at > described
             || (acronym && !names[*at].contains('`'))
             || after_word.is_some_and(|w| w.ends_with("ed") || w.ends_with("ing"))
         {
@@ -784,7 +942,9 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
                 }
                 continue;
             }
-            if i < *at {
+            // One word before the name is a place ("the llm Client"); two are a
+            // description ("the global logger variable _globalL").
+            if i < *at && *at == 1 {
                 places.push(plain);
             }
         }
@@ -794,7 +954,8 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         return None;
     }
     let token = &names[0];
-    let backticked = token.starts_with('`');
+    // A decorator as written (`@recurse`) is a name, as a backticked word is.
+    let backticked = token.starts_with('`') || token.starts_with('@');
     let ident = clean_ident(token)?;
     let opens = !mid && tokens.first().is_some_and(|t| t == token);
     let capital = ident.chars().next().is_some_and(char::is_uppercase) && ident.len() > 1;
@@ -836,8 +997,27 @@ fn written_as_call(token: &str) -> bool {
 fn clean_ident(token: &str) -> Option<String> {
     let mut t = token.trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == ',');
     t = t.trim_end_matches(['?', '.', '!', ':', ';']);
+    // A decorator as written (`@recurse`).
+    t = t.strip_prefix('@').unwrap_or(t);
     if let Some(stripped) = t.strip_suffix("()") {
         t = stripped;
+    }
+    // A parameter list (`unwrap(Object)`, `eval(String)`) or type arguments (`Take<T>`)
+    // say which overload or instance; the name is before them. Not `(*T).M`.
+    let owned;
+    if !t.starts_with('(') {
+        let cut = t
+            .find(['(', '<'])
+            .filter(|&i| i > 0 && t.ends_with([')', '>']));
+        if let Some(i) = cut {
+            let (head, tail) = t.split_at(i);
+            // `Type<T>.method`: the type arguments of an owner are dropped too.
+            owned = match tail.find(">.") {
+                Some(j) if tail.starts_with('<') => format!("{head}{}", &tail[j + 1..]),
+                _ => head.to_string(),
+            };
+            t = &owned;
+        }
     }
     let t = t
         .replace("::", ".")
@@ -1059,7 +1239,7 @@ mod tests {
         );
         assert_eq!(
             parse("what calls the unexported chain() helper").intent,
-            Intent::Callers(placed("chain", None, &["unexported"]))
+            Intent::Callers(sym("chain"))
         );
         // The clause ends at a comma or a parenthesis.
         assert_eq!(
@@ -1082,6 +1262,79 @@ mod tests {
         ] {
             assert_eq!(parse(q).intent, Intent::Concept, "{q}");
         }
+    }
+
+    #[test]
+    fn round_three_shapes() {
+        // "where is X <participles> (from) (in place)": where it is used.
+        assert_eq!(
+            parse("where is writeQuoted called from in the encoder").intent,
+            Intent::Callers(placed("writeQuoted", None, &["encoder"]))
+        );
+        assert_eq!(
+            parse("where is the global logger variable _globalL read or replaced").intent,
+            Intent::Callers(placed("_globalL", Some("var"), &[]))
+        );
+        assert_eq!(
+            parse("where is NotRenderableError raised").intent,
+            Intent::Callers(sym("NotRenderableError"))
+        );
+        // A cue followed by another describes the subject; a purpose clause ends the name.
+        assert_eq!(
+            parse(
+                "which SugaredLogger methods call sweetenFields to turn key value pairs into fields"
+            )
+            .intent,
+            Intent::Callers(sym("sweetenFields"))
+        );
+        assert_eq!(
+            parse("which grouping functions are decorated with @recurse").intent,
+            Intent::Callers(sym("recurse"))
+        );
+        assert_eq!(
+            parse("where does sqlparse raise SQLParseError").intent,
+            Intent::Callers(sym("SQLParseError"))
+        );
+        // Mixins are used by inheriting them.
+        assert_eq!(
+            parse("whihc renderables mix in JupyterMixin").intent,
+            Intent::Implementations(sym("JupyterMixin"))
+        );
+        assert_eq!(
+            parse("which sql classes use the NameAliasMixin").intent,
+            Intent::Implementations(sym("NameAliasMixin"))
+        );
+        assert_eq!(
+            parse("which highlighter classes override highlight()").intent,
+            Intent::Definition(sym("highlight"))
+        );
+        // Two words of description after a name that can only be one.
+        assert_eq!(
+            parse("the zap.Error field constructor, not the Error method on Logger").intent,
+            Intent::Definition(placed("Error", Some("function"), &["zap"]))
+        );
+        // A capital marks a name even on a filler or kind word.
+        assert_eq!(
+            parse("what are the subclasses of This").intent,
+            Intent::Implementations(sym("This"))
+        );
+        assert_eq!(
+            parse("what methods does bsh's Variable class have").intent,
+            Intent::Methods(placed("Variable", Some("class"), &["bsh"]))
+        );
+        // Parameter lists and type arguments are not part of the name.
+        assert_eq!(
+            parse("the static Primitive.unwrap(Object) method").intent,
+            Intent::Definition(kinded("Primitive.unwrap", "method"))
+        );
+        assert_eq!(
+            parse("where is Interpreter.eval(String) defined").intent,
+            Intent::Definition(sym("Interpreter.eval"))
+        );
+        assert_eq!(
+            parse("list the methods on Take<T>").intent,
+            Intent::Methods(sym("Take"))
+        );
     }
 
     #[test]

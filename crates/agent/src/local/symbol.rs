@@ -39,6 +39,20 @@ impl LocalPolicy {
                 let Some(sym) = intent.symbol().cloned() else {
                     return self.concept(query);
                 };
+                // "What implements sort.Interface": the package word qualifies the name
+                // first (the tool resolves package-qualified names, and knows the standard
+                // library's interfaces the repository does not define).
+                if op == "implementations"
+                    && let Some(pkg) = sym.within.first()
+                    && !sym.name.contains('.')
+                {
+                    let args = json!({"operation": op, "symbol": format!("{pkg}.{}", sym.name)});
+                    return vec![self.call(
+                        ToolName::Code,
+                        args,
+                        Some(Purpose::Qualified { op, sym }),
+                    )];
+                }
                 // Package and module words (`sym.within`) are not sent as a `file` filter,
                 // which could match nothing: the candidates are narrowed by them after.
                 let args = json!({"operation": op, "symbol": sym.name});
