@@ -345,7 +345,8 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                 })
                 .collect();
             let reuse = match old {
-                Some(c) if same_set && surfaces_same => {
+                // Without a usable store the kept files' lookups are lost: link them all.
+                Some(c) if same_set && surfaces_same && !tables_missing => {
                     let reuse = kept_edges(&c.graph, &files, &unchanged_files);
                     drop_in_background(c);
                     reuse.unwrap_or_default()
@@ -357,7 +358,19 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                 None => link::Reuse::default(),
             };
             stats.relinked = inputs.len() - reuse.body.iter().filter(|k| k.is_some()).count();
-            let (graph, linked) = link::link_with_tables(&inputs, &go_modules, reuse);
+            let (graph, mut linked) = link::link_with_tables(&inputs, &go_modules, reuse);
+            if !linked.reused.is_empty() {
+                // The kept files' lookups are the store's (for the refresh in place).
+                let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+                let same: Vec<(usize, [u8; 32])> =
+                    linked.reused.iter().map(|&i| (i, files[i].hash)).collect();
+                let earlier = cache.and_then(|p| {
+                    lazy::StoreFile::open(&lazy::store_path(p), root, fingerprint())
+                        .ok()?
+                        .file_lookups(&paths, &same)
+                });
+                linked.keep_lookups(earlier);
+            }
             tables = Some(linked);
             graph
         }

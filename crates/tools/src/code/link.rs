@@ -163,6 +163,173 @@ pub struct Linked {
     pub(super) methods_by_name: HashMap<(Language, String), Vec<SymbolId>>,
     pub(super) owner_of: HashMap<SymbolId, SymbolId>,
     pub(super) rust_crates: HashSet<String>,
+    /// Per module, how many files are that module (their own prefix).
+    pub(super) module_own: Vec<u32>,
+    /// Go: the package name an import path is imported as when not renamed.
+    pub(super) go_names: BTreeMap<String, String>,
+    /// Per file, every lookup its link made ([`lookup`] keys, sorted): a change that
+    /// alters none of them leaves the file's edges as they are. `None` when not known.
+    pub(super) lookups: Option<Vec<Vec<u64>>>,
+    /// The files whose calls and uses were kept from an earlier link: their lookups lack
+    /// those of the calls and uses ([`Linked::keep_lookups`] adds the earlier link's).
+    pub(super) reused: Vec<usize>,
+}
+
+impl Linked {
+    /// Completes the lookups of the files whose edges were kept with `earlier`'s (per
+    /// file, from the link that resolved them: same files, same surfaces, so the same
+    /// lookups); without them, the lookups are unknown.
+    pub(super) fn keep_lookups(&mut self, earlier: Option<Vec<Vec<u64>>>) {
+        if self.reused.is_empty() {
+            return;
+        }
+        match (earlier, self.lookups.as_mut()) {
+            (Some(old), Some(logs)) if old.len() == logs.len() => {
+                for &fi in &self.reused {
+                    logs[fi].extend_from_slice(&old[fi]);
+                    logs[fi].sort_unstable();
+                    logs[fi].dedup();
+                }
+            }
+            _ => self.lookups = None,
+        }
+        self.reused.clear();
+    }
+}
+
+/// What a link looks up in its tables, hashed ([`lookup`]): the kinds of key.
+pub(super) mod key {
+    /// A qualified name (`Tables::qname_id`).
+    pub const QNAME: u8 = 1;
+    /// A module by name (`Tables::module`).
+    pub const MODULE: u8 = 2;
+    /// The file defining a module, by the module's name (`Tables::module_file`).
+    pub const MODULE_FILE: u8 = 3;
+    /// A type's method by name (`Tables::method`).
+    pub const METHOD: u8 = 4;
+    /// A type's bases (`Tables::bases`).
+    pub const BASES: u8 = 5;
+    /// Methods by language family and name (`Tables::named_methods`).
+    pub const NAMED: u8 = 6;
+    /// A method's type (`Tables::owner`).
+    pub const OWNER: u8 = 7;
+    /// The package name a Go import path is imported as when not renamed.
+    pub const GO_NAME: u8 = 8;
+}
+
+/// The hash of one lookup (FNV-1a over the kind, an id and a name): what a file's link
+/// read, so that a later refresh can tell which files a change can reach.
+pub(super) fn lookup(kind: u8, id: u32, name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    eat(kind);
+    for b in id.to_le_bytes() {
+        eat(b);
+    }
+    for &b in name.as_bytes() {
+        eat(b);
+    }
+    h
+}
+
+/// A [`Tables`] that notes every lookup ([`lookup`]) its resolution makes.
+pub(super) struct Logged<'t, T: ?Sized> {
+    tables: &'t T,
+    log: std::cell::RefCell<Vec<u64>>,
+}
+
+impl<'t, T: Tables + ?Sized> Logged<'t, T> {
+    /// Notes the lookups made through `tables`.
+    pub(super) fn new(tables: &'t T) -> Self {
+        Logged {
+            tables,
+            log: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    fn note(&self, kind: u8, id: u32, name: &str) {
+        self.log.borrow_mut().push(lookup(kind, id, name));
+    }
+
+    /// The lookups noted, sorted and without repeats.
+    pub(super) fn into_log(self) -> Vec<u64> {
+        let mut log = self.log.into_inner();
+        log.sort_unstable();
+        log.dedup();
+        log
+    }
+}
+
+impl<T: Tables + ?Sized> Tables for Logged<'_, T> {
+    fn lang(&self, fi: usize) -> Language {
+        self.tables.lang(fi)
+    }
+
+    fn scope(&self, fi: usize) -> &FileScope {
+        self.tables.scope(fi)
+    }
+
+    fn kind(&self, id: SymbolId) -> Kind {
+        self.tables.kind(id)
+    }
+
+    fn qname(&self, id: SymbolId) -> &str {
+        self.tables.qname(id)
+    }
+
+    fn file_of(&self, id: SymbolId) -> usize {
+        self.tables.file_of(id)
+    }
+
+    fn raw(&self, id: SymbolId) -> (usize, &RawSymbol) {
+        self.tables.raw(id)
+    }
+
+    fn qname_id(&self, qname: &str) -> Option<SymbolId> {
+        self.note(key::QNAME, 0, qname);
+        self.tables.qname_id(qname)
+    }
+
+    fn module(&self, name: &str) -> Option<usize> {
+        self.note(key::MODULE, 0, name);
+        self.tables.module(name)
+    }
+
+    fn module_name(&self, m: usize) -> &str {
+        self.tables.module_name(m)
+    }
+
+    fn module_file(&self, m: usize) -> Option<usize> {
+        self.note(key::MODULE_FILE, 0, self.tables.module_name(m));
+        self.tables.module_file(m)
+    }
+
+    fn method(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
+        self.note(key::METHOD, t, name);
+        self.tables.method(t, name)
+    }
+
+    fn bases(&self, t: SymbolId) -> &[SymbolId] {
+        self.note(key::BASES, t, "");
+        self.tables.bases(t)
+    }
+
+    fn named_methods(&self, family: Language, name: &str) -> Option<Vec<SymbolId>> {
+        self.note(key::NAMED, family as u32, name);
+        self.tables.named_methods(family, name)
+    }
+
+    fn owner(&self, id: SymbolId) -> Option<SymbolId> {
+        self.note(key::OWNER, id, "");
+        self.tables.owner(id)
+    }
+
+    fn rust_crates(&self) -> &HashSet<String> {
+        self.tables.rust_crates()
+    }
 }
 
 /// [`link_reusing`], also returning the tables it resolved against.
@@ -293,6 +460,8 @@ pub fn link_with_tables(
         .map(|(_, s)| s.package.clone())
         .collect();
     l.rust_crates = rust_crates.clone();
+    // What each file's link looks up, for the refresh in place (`relink`).
+    let mut logs: Vec<Vec<u64>> = vec![Vec::new(); inputs.len()];
     // Import maps.
     for (fi, input) in inputs.iter().enumerate() {
         let mut imports = BTreeMap::new();
@@ -314,38 +483,15 @@ pub fn link_with_tables(
                     js.insert(imp.local.clone(), (module, imp.name.clone()));
                 }
                 Language::Go => {
-                    let local = if imp.local.is_empty() {
-                        go_pkg_names
-                            .get(&imp.module)
-                            .cloned()
-                            .unwrap_or_else(|| go_import_name(&imp.module).to_string())
-                    } else {
-                        imp.local.clone()
-                    };
-                    imports.insert(local, imp.module.clone());
+                    let (local, module) = go_import(imp, |m| {
+                        logs[fi].push(lookup(key::GO_NAME, 0, m));
+                        go_pkg_names.get(m).cloned()
+                    });
+                    imports.insert(local, module);
                 }
                 Language::Python => {
-                    let base = if imp.level == 0 {
-                        imp.module.clone()
-                    } else {
-                        let mut pkg = l.scopes[fi].package.clone();
-                        for _ in 1..imp.level {
-                            pkg = pkg
-                                .rsplit_once('.')
-                                .map(|(a, _)| a.to_string())
-                                .unwrap_or_default();
-                        }
-                        match (pkg.is_empty(), imp.module.is_empty()) {
-                            (true, _) => imp.module.clone(),
-                            (false, true) => pkg,
-                            (false, false) => format!("{pkg}.{}", imp.module),
-                        }
-                    };
-                    let target = match &imp.name {
-                        Some(n) => format!("{base}.{n}"),
-                        None => base,
-                    };
-                    imports.insert(imp.local.clone(), target);
+                    let (local, target) = python_import(imp, &l.scopes[fi].package);
+                    imports.insert(local, target);
                 }
                 Language::Rust => {
                     let target =
@@ -421,6 +567,7 @@ pub fn link_with_tables(
             continue;
         }
         let owner = qualify(&l.scopes[fi].prefix, &raw.container.join("."));
+        logs[fi].push(lookup(key::QNAME, 0, &owner));
         if !l.owner_of.contains_key(&id)
             && let Some(&t) = l.by_qname.get(&owner)
             && l.symbols[t as usize].kind.is_type()
@@ -453,14 +600,16 @@ pub fn link_with_tables(
             continue;
         }
         let mut bs = Vec::new();
+        let logged = Logged::new(&l);
         for b in &raw.bases {
-            if let Some(Ent::Sym(s)) = l.resolve_path(fi, b)
+            if let Some(Ent::Sym(s)) = logged.resolve_path(fi, b)
                 && l.symbols[s as usize].kind.is_type()
                 && s != id
             {
                 bs.push(s);
             }
         }
+        logs[fi].extend(logged.into_log());
         if !bs.is_empty() {
             l.bases.insert(id, bs);
         }
@@ -500,13 +649,38 @@ pub fn link_with_tables(
     // [`link_reusing`]).
     let ranges = file_ranges(&l.raw, inputs.len());
     kept.resize_with(inputs.len(), || None);
-    let per_file: Vec<Vec<Edge>> = kept
+    let reused: Vec<usize> = kept
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let per_file: Vec<(Vec<Edge>, Vec<u64>)> = kept
         .into_par_iter()
         .zip(ranges.into_par_iter())
-        .map(|(kept, range)| kept.unwrap_or_else(|| l.file_edges(range)))
+        .zip(logs.into_par_iter())
+        .map(|((kept, range), mut log)| match kept {
+            Some(e) => (e, Vec::new()),
+            None => {
+                let logged = Logged::new(&l);
+                let e = logged.file_edges(range);
+                log.extend(logged.into_log());
+                log.sort_unstable();
+                log.dedup();
+                (e, log)
+            }
+        })
         .collect();
-    for e in per_file {
+    let mut lookups = Vec::with_capacity(per_file.len());
+    for (e, log) in per_file {
         edges.extend(e);
+        lookups.push(log);
+    }
+    let mut module_own = vec![0u32; l.module_names.len()];
+    for scope in &l.scopes {
+        if let Some(&m) = l.modules.get(&scope.prefix) {
+            module_own[m] += 1;
+        }
     }
 
     let tables = Linked {
@@ -520,6 +694,10 @@ pub fn link_with_tables(
         methods_by_name: l.methods_by_name,
         owner_of: l.owner_of,
         rust_crates: l.rust_crates,
+        module_own,
+        go_names: go_pkg_names.into_iter().collect(),
+        lookups: Some(lookups),
+        reused,
     };
     let graph = GraphData {
         files,
@@ -527,6 +705,69 @@ pub fn link_with_tables(
         edges,
     };
     (graph, tables)
+}
+
+/// A Go import as the file sees it: the name it is used by (as written, else the package
+/// name `go_name` gives for the path, else the path's last element) and the path.
+pub(super) fn go_import(
+    imp: &super::extract::Import,
+    go_name: impl FnOnce(&str) -> Option<String>,
+) -> (String, String) {
+    let local = if imp.local.is_empty() {
+        go_name(&imp.module).unwrap_or_else(|| go_import_name(&imp.module).to_string())
+    } else {
+        imp.local.clone()
+    };
+    (local, imp.module.clone())
+}
+
+/// A Python import as the file sees it: the local name and the absolute dotted target,
+/// relative imports resolved from `package`.
+pub(super) fn python_import(imp: &super::extract::Import, package: &str) -> (String, String) {
+    let base = if imp.level == 0 {
+        imp.module.clone()
+    } else {
+        let mut pkg = package.to_string();
+        for _ in 1..imp.level {
+            pkg = pkg
+                .rsplit_once('.')
+                .map(|(a, _)| a.to_string())
+                .unwrap_or_default();
+        }
+        match (pkg.is_empty(), imp.module.is_empty()) {
+            (true, _) => imp.module.clone(),
+            (false, true) => pkg,
+            (false, false) => format!("{pkg}.{}", imp.module),
+        }
+    };
+    let target = match &imp.name {
+        Some(n) => format!("{base}.{n}"),
+        None => base,
+    };
+    (imp.local.clone(), target)
+}
+
+impl FileScope {
+    /// A Go or Python file's scope: its module (`prefix`), the package relative imports
+    /// start from, and its imports.
+    pub(super) fn plain(
+        prefix: String,
+        package: String,
+        imports: BTreeMap<String, String>,
+    ) -> Self {
+        FileScope {
+            prefix,
+            package,
+            imports,
+            js: BTreeMap::new(),
+            stars: Vec::new(),
+        }
+    }
+
+    /// Its Go package path, Python module, … (see the field).
+    pub(super) fn prefix(&self) -> &str {
+        &self.prefix
+    }
 }
 
 /// The calls and uses edges of `graph`, by the file of their source: what
@@ -623,12 +864,12 @@ fn file_ranges(raw: &[(usize, &RawSymbol)], files: usize) -> Vec<std::ops::Range
     out
 }
 
-fn parent_dir(path: &str) -> &str {
+pub(super) fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// `prefix.name`, or `name` alone for an empty prefix (Java's default package).
-fn qualify(prefix: &str, name: &str) -> String {
+pub(super) fn qualify(prefix: &str, name: &str) -> String {
     if prefix.is_empty() {
         name.to_string()
     } else {
@@ -777,7 +1018,7 @@ fn js_resolve_specifier(dir: &str, spec: &str, modules: &HashMap<String, usize>)
 
 /// The import path of a Go file's package: vendored code by its path under `vendor/`,
 /// else the enclosing `go.mod`'s module path plus the directory below it.
-fn go_package_path(path: &str, package: &str, go_mods: &[&(String, String)]) -> String {
+pub(super) fn go_package_path(path: &str, package: &str, go_mods: &[&(String, String)]) -> String {
     let dir = parent_dir(path);
     if let Some(i) = dir.rfind("vendor/")
         && (i == 0 || dir.as_bytes()[i - 1] == b'/')
@@ -811,7 +1052,7 @@ fn go_package_path(path: &str, package: &str, go_mods: &[&(String, String)]) -> 
 /// A Python file's module name and the package its relative imports start from. The
 /// source root is the nearest ancestor directory without `__init__.py`, which finds
 /// `src/` layouts (`src/ledger/storage/base.py` → `ledger.storage.base`).
-fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
+pub(super) fn python_module(path: &str, init_dirs: &HashSet<&str>) -> (String, String) {
     let mut root = parent_dir(path);
     while !root.is_empty() && init_dirs.contains(root) {
         root = parent_dir(root);
@@ -980,21 +1221,15 @@ impl Linker<'_> {
     fn go_implements(&self, edges: &mut Vec<Edge>) {
         let is_go = |s: SymbolId| self.lang(self.symbols[s as usize].file as usize) == Language::Go;
         let set_of = |t: SymbolId| -> HashSet<String> {
-            let mut out = HashSet::new();
-            let mut stack = vec![t];
-            let mut seen = HashSet::new();
-            while let Some(c) = stack.pop() {
-                if !seen.insert(c) || seen.len() > 32 {
-                    continue;
-                }
-                if let Some(ms) = self.methods.get(&c) {
-                    out.extend(ms.keys().cloned());
-                }
-                if let Some(bs) = self.bases.get(&c) {
-                    stack.extend(bs.iter().copied());
-                }
-            }
-            out
+            method_set(
+                t,
+                |c, out| {
+                    if let Some(ms) = self.methods.get(&c) {
+                        out.extend(ms.keys().cloned());
+                    }
+                },
+                |c| self.bases.get(&c).map_or(&[][..], Vec::as_slice),
+            )
         };
         let mut concrete: Vec<(SymbolId, HashSet<String>)> = Vec::new();
         let mut by_method: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -1047,6 +1282,27 @@ impl Linker<'_> {
             }
         }
     }
+}
+
+/// A Go type's method set: its own methods' names and, through embedded types (at most 32
+/// types visited), theirs. `methods` adds a type's own method names, `bases` gives its
+/// embedded types. Shared by the link and the refresh in place, which must agree.
+pub(super) fn method_set<'b>(
+    t: SymbolId,
+    methods: impl Fn(SymbolId, &mut HashSet<String>),
+    bases: impl Fn(SymbolId) -> &'b [SymbolId],
+) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut stack = vec![t];
+    let mut seen = HashSet::new();
+    while let Some(c) = stack.pop() {
+        if !seen.insert(c) || seen.len() > 32 {
+            continue;
+        }
+        methods(c, &mut out);
+        stack.extend(bases(c).iter().copied());
+    }
+    out
 }
 
 /// What resolving a reference reads: the link's tables. The [`Linker`] holds them in

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// The first bytes of a store file.
 pub const MAGIC: &[u8] = b"explore code store\n";
 /// Bumped whenever the layout changes meaning.
-pub const STORE_VERSION: u32 = 2;
+pub const STORE_VERSION: u32 = 3;
 /// Bytes before the header: magic, version, fingerprint, header length, header hash.
 pub const PREFIX_LEN: usize = MAGIC.len() + 4 + 16 + 4 + 16;
 /// Headers larger than this are corrupt (a real one is a few hundred bytes plus the root).
@@ -71,8 +71,16 @@ pub enum Sec {
     LinkModules,
     /// Files: a map from the path to the file id (u32).
     FilePaths,
-    /// Postcard: module names, module files, Rust crates and the refresh's counts.
+    /// Postcard: module names, module files and file counts, Rust crates, whether the
+    /// lookups are complete and every file is Go or Python, and the refresh's counts.
     LinkMisc,
+    /// What each file's link looked up: a map from the lookup's hash (`link::lookup`,
+    /// 8 bytes big-endian) to the files (u32 each, ascending) that made it.
+    LinkLookups,
+    /// Go method sets: a map from a method name to the postcard lists of the concrete Go
+    /// types whose method set has it (id, module) and of the interfaces whose method set
+    /// has it (id, module, set size, whether it has an unexported method).
+    LinkGo,
     /// Outgoing edges: `u32 n`, `n + 1` u32 offsets, then 10-byte records (the other end
     /// u32, line u32, kind u8, inferred u8) in the embedded store's order.
     Out,
@@ -81,7 +89,7 @@ pub enum Sec {
 }
 
 /// How many sections a store has.
-pub const COUNT: usize = 19;
+pub const COUNT: usize = 21;
 
 impl Sec {
     /// Every section, in file order.
@@ -103,6 +111,8 @@ impl Sec {
         Sec::LinkModules,
         Sec::FilePaths,
         Sec::LinkMisc,
+        Sec::LinkLookups,
+        Sec::LinkGo,
         Sec::Out,
         Sec::In,
     ];
@@ -128,6 +138,8 @@ impl Sec {
                 | Sec::LinkModules
                 | Sec::FilePaths
                 | Sec::LinkMisc
+                | Sec::LinkLookups
+                | Sec::LinkGo
         )
     }
 
@@ -153,6 +165,8 @@ impl Sec {
             Sec::LinkModules => "link modules",
             Sec::FilePaths => "file paths",
             Sec::LinkMisc => "link tables",
+            Sec::LinkLookups => "link lookups",
+            Sec::LinkGo => "link method sets",
         }
     }
 }

@@ -66,6 +66,7 @@ struct FileRec<'a> {
     first: u32,
     count: u32,
     state: FileState,
+    package: &'a str,
 }
 
 /// One file's record, decoded.
@@ -80,6 +81,15 @@ pub struct LinkFile {
     pub count: u32,
     /// Its state when the store was written.
     pub state: FileState,
+    /// Go: its package clause.
+    pub package: String,
+}
+
+impl LinkFile {
+    /// Its scope: module, package and imports.
+    pub fn scope(&self) -> &FileScope {
+        &self.scope
+    }
 }
 
 #[derive(Serialize)]
@@ -94,6 +104,7 @@ struct SymRec<'a> {
     methods: Vec<(&'a str, u32)>,
     bases: &'a [u32],
     owner: Option<u32>,
+    derived: &'a [u32],
 }
 
 #[derive(Deserialize)]
@@ -108,18 +119,27 @@ struct SymOwned {
     methods: Vec<(String, u32)>,
     bases: Vec<u32>,
     owner: Option<u32>,
+    derived: Vec<u32>,
 }
 
 /// One symbol's surface and tables, decoded.
-struct LinkSym {
-    file: u32,
-    kind: Kind,
-    qname: String,
-    raw: RawSymbol,
-    /// Sorted by name.
-    methods: Vec<(String, u32)>,
-    bases: Vec<u32>,
-    owner: Option<u32>,
+pub struct LinkSym {
+    /// Its file.
+    pub file: u32,
+    /// Its kind.
+    pub kind: Kind,
+    /// Its qualified name.
+    pub qname: String,
+    /// Its surface (name, container, kind, fields, results).
+    pub raw: RawSymbol,
+    /// Its methods by name (sorted by name).
+    pub methods: Vec<(String, u32)>,
+    /// Its resolved bases.
+    pub bases: Vec<u32>,
+    /// The type it is a method of.
+    pub owner: Option<u32>,
+    /// The types whose bases include it.
+    pub derived: Vec<u32>,
 }
 
 impl From<SymOwned> for LinkSym {
@@ -134,6 +154,7 @@ impl From<SymOwned> for LinkSym {
             methods,
             bases: s.bases,
             owner: s.owner,
+            derived: s.derived,
         }
     }
 }
@@ -170,6 +191,24 @@ struct Misc {
     module_file: Vec<u32>,
     rust_crates: Vec<String>,
     summary: Summary,
+    /// Per module, how many files are that module.
+    module_own: Vec<u32>,
+    /// Every file's lookups are in [`Sec::LinkLookups`] (none kept from an older link).
+    lookups: bool,
+    /// Every file is Go or Python (the refresh in place adds and deletes files only then).
+    go_python: bool,
+    /// Go: import path → the package name it is imported as when not renamed, sorted.
+    go_names: Vec<(String, String)>,
+}
+
+/// One entry of a [`Sec::LinkGo`] list: the concrete types with a method, and the
+/// interfaces with it.
+#[derive(Serialize, Deserialize, Default)]
+pub struct GoNamed {
+    /// (type, module) of the concrete Go types whose method set has the name.
+    pub concrete: Vec<(u32, u32)>,
+    /// (interface, module, method set size, has an unexported method).
+    pub interfaces: Vec<(u32, u32, u32, bool)>,
 }
 
 fn u32s(ids: &[u32]) -> Vec<u8> {
@@ -202,8 +241,19 @@ pub(super) fn encode(
             first: t.first_sym[fi],
             count: parts.facts[fi].symbols.len() as u32,
             state: parts.states.get(fi).copied().unwrap_or_default(),
+            package: &parts.facts[fi].package,
         })
         .collect();
+    let mut derived: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+    for (&t, bs) in &t.bases {
+        for &b in bs {
+            derived.entry(b).or_default().push(t);
+        }
+    }
+    for v in derived.values_mut() {
+        v.sort_unstable();
+        v.dedup();
+    }
     let mut syms = Vec::with_capacity(graph.symbols.len());
     for (id, s) in graph.symbols.iter().enumerate() {
         let fi = s.file as usize;
@@ -232,6 +282,7 @@ pub(super) fn encode(
                 .unwrap_or_default(),
             bases: t.bases.get(&id).map_or(&[], Vec::as_slice),
             owner: t.owner_of.get(&id).copied(),
+            derived: derived.get(&id).map_or(&[], Vec::as_slice),
         });
     }
     let (file_offsets, file_data) = records(&files)?;
@@ -242,13 +293,37 @@ pub(super) fn encode(
             .map(|(k, v)| (k.as_bytes().to_vec(), v.to_le_bytes().to_vec()))
             .collect(),
     )?;
+    // Every name with its count; the ids too when there are at most MAX_NAME_MATCHES.
     let named = map_table(
         t.methods_by_name
             .iter()
-            .filter(|(_, ids)| ids.len() <= MAX_NAME_MATCHES)
-            .map(|((family, name), ids)| (family_key(*family, name), u32s(ids)))
+            .map(|((family, name), ids)| {
+                let mut v = (ids.len() as u32).to_le_bytes().to_vec();
+                if ids.len() <= MAX_NAME_MATCHES {
+                    v.extend(u32s(ids));
+                }
+                (family_key(*family, name), v)
+            })
             .collect(),
     )?;
+    let lookups = match &t.lookups {
+        Some(logs) => {
+            let mut by_key: std::collections::HashMap<u64, Vec<u32>> = Default::default();
+            for (fi, log) in logs.iter().enumerate() {
+                for &k in log {
+                    by_key.entry(k).or_default().push(fi as u32);
+                }
+            }
+            map_table(
+                by_key
+                    .into_iter()
+                    .map(|(k, files)| (k.to_be_bytes().to_vec(), u32s(&files)))
+                    .collect(),
+            )?
+        }
+        None => map_table(Vec::new())?,
+    };
+    let go = go_sets(t, graph)?;
     let modules = map_table(
         t.module_names
             .iter()
@@ -280,6 +355,17 @@ pub(super) fn encode(
             c
         },
         summary: parts.summary.clone(),
+        module_own: t.module_own.clone(),
+        lookups: t.lookups.is_some(),
+        go_names: t
+            .go_names
+            .iter()
+            .map(|(a, b)| (a.clone(), b.clone()))
+            .collect(),
+        go_python: graph
+            .files
+            .iter()
+            .all(|f| matches!(f.language, Language::Go | Language::Python)),
     };
     let misc = postcard::to_stdvec(&misc).map_err(std::io::Error::other)?;
     Ok(vec![
@@ -292,7 +378,65 @@ pub(super) fn encode(
         (Sec::LinkModules, modules),
         (Sec::FilePaths, paths),
         (Sec::LinkMisc, misc),
+        (Sec::LinkLookups, lookups),
+        (Sec::LinkGo, go),
     ])
+}
+
+/// The [`Sec::LinkGo`] section: every Go type's method set, by method name.
+fn go_sets(t: &Linked, graph: &crate::code::link::GraphData) -> std::io::Result<Vec<u8>> {
+    let modules: std::collections::HashMap<&str, u32> = t
+        .module_names
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i as u32))
+        .collect();
+    let mut by_name: BTreeMap<String, GoNamed> = BTreeMap::new();
+    for (id, s) in graph.symbols.iter().enumerate() {
+        let fi = s.file as usize;
+        if graph.files.get(fi).map(|f| f.language) != Some(Language::Go) {
+            continue;
+        }
+        let concrete = matches!(s.kind, Kind::Struct | Kind::Type);
+        if !concrete && s.kind != Kind::Interface {
+            continue;
+        }
+        let set = crate::code::link::method_set(
+            id as SymbolId,
+            |c, out| {
+                if let Some(ms) = t.methods.get(&c) {
+                    out.extend(ms.keys().cloned());
+                }
+            },
+            |c| t.bases.get(&c).map_or(&[][..], Vec::as_slice),
+        );
+        let module = t
+            .scopes
+            .get(fi)
+            .and_then(|sc| modules.get(sc.prefix()))
+            .copied()
+            .unwrap_or(u32::MAX);
+        let unexported = set
+            .iter()
+            .any(|m| m.chars().next().is_some_and(char::is_lowercase));
+        for name in &set {
+            let e = by_name.entry(name.clone()).or_default();
+            if concrete {
+                e.concrete.push((id as u32, module));
+            } else {
+                e.interfaces
+                    .push((id as u32, module, set.len() as u32, unexported));
+            }
+        }
+    }
+    let mut pairs = Vec::with_capacity(by_name.len());
+    for (name, e) in by_name {
+        pairs.push((
+            name.into_bytes(),
+            postcard::to_stdvec(&e).map_err(std::io::Error::other)?,
+        ));
+    }
+    map_table(pairs)
 }
 
 /// The [`Sec::LinkMisc`] section `bytes` with `summary` as its counts.
@@ -300,6 +444,19 @@ pub(super) fn with_summary(bytes: &[u8], summary: Summary) -> Option<Vec<u8>> {
     let mut misc: Misc = postcard::from_bytes(bytes).ok()?;
     misc.summary = summary;
     postcard::to_stdvec(&misc).ok()
+}
+
+fn empty_sym() -> LinkSym {
+    LinkSym {
+        file: 0,
+        kind: Kind::Var,
+        qname: String::new(),
+        raw: surface_only(String::new(), Vec::new(), Kind::Var, Vec::new(), Vec::new()),
+        methods: Vec::new(),
+        bases: Vec::new(),
+        owner: None,
+        derived: Vec::new(),
+    }
 }
 
 fn u32_of(bytes: &[u8]) -> Option<u32> {
@@ -347,16 +504,9 @@ impl<'s, 'f> LinkTables<'s, 'f> {
                 first: 0,
                 count: 0,
                 state: FileState::default(),
+                package: String::new(),
             },
-            missing_sym: LinkSym {
-                file: 0,
-                kind: Kind::Var,
-                qname: String::new(),
-                raw: surface_only(String::new(), Vec::new(), Kind::Var, Vec::new(), Vec::new()),
-                methods: Vec::new(),
-                bases: Vec::new(),
-                owner: None,
-            },
+            missing_sym: empty_sym(),
         })
     }
 
@@ -387,7 +537,79 @@ impl<'s, 'f> LinkTables<'s, 'f> {
         })
     }
 
-    fn sym(&self, id: SymbolId) -> &LinkSym {
+    /// Whether every file's lookups were recorded and every file is Go or Python: what
+    /// adding and deleting files in place needs.
+    pub fn can_reshape(&self) -> bool {
+        self.misc.lookups && self.misc.go_python
+    }
+
+    /// Go: the package name the import path `module` is imported as when not renamed.
+    pub fn go_name(&self, module: &str) -> Option<String> {
+        let v = &self.misc.go_names;
+        v.binary_search_by(|(k, _)| k.as_str().cmp(module))
+            .ok()
+            .map(|i| v[i].1.clone())
+    }
+
+    /// Whether every file's lookups were recorded.
+    pub fn has_lookups(&self) -> bool {
+        self.misc.lookups
+    }
+
+    /// How many modules the store knows.
+    pub fn module_count(&self) -> usize {
+        self.misc.module_names.len()
+    }
+
+    /// How many files are module `m` (their own prefix).
+    pub fn module_own(&self, m: usize) -> u32 {
+        self.misc.module_own.get(m).copied().unwrap_or(0)
+    }
+
+    /// How many methods of `family` are named `name`, and their ids when there are at
+    /// most `MAX_NAME_MATCHES`.
+    pub fn named_count(&self, family: Language, name: &str) -> (u32, Option<Vec<SymbolId>>) {
+        let Some(bytes) = self
+            .named
+            .as_ref()
+            .and_then(|m| m.get(&family_key(family, name)))
+        else {
+            return (0, Some(Vec::new()));
+        };
+        let count = bytes.get(..4).and_then(u32_of).unwrap_or(0);
+        let ids: Vec<SymbolId> = bytes[4.min(bytes.len())..]
+            .chunks_exact(4)
+            .filter_map(u32_of)
+            .collect();
+        (count, (count as usize <= MAX_NAME_MATCHES).then_some(ids))
+    }
+
+    /// The files whose link made the lookup `key` (`link::lookup`).
+    pub fn lookup_files(&self, key: u64) -> Vec<u32> {
+        let Some(map) = self
+            .store
+            .section(Sec::LinkLookups)
+            .and_then(super::tables::Map::parse)
+        else {
+            return Vec::new();
+        };
+        map.get(&key.to_be_bytes())
+            .map(|b| b.chunks_exact(4).filter_map(u32_of).collect())
+            .unwrap_or_default()
+    }
+
+    /// The Go types whose method set has `name`.
+    pub fn go_named(&self, name: &str) -> GoNamed {
+        self.store
+            .section(Sec::LinkGo)
+            .and_then(super::tables::Map::parse)
+            .and_then(|m| m.get(name.as_bytes()))
+            .and_then(|b| self.store.decode(b, Sec::LinkGo))
+            .unwrap_or_default()
+    }
+
+    /// Symbol `id`'s record.
+    pub fn sym(&self, id: SymbolId) -> &LinkSym {
         let Some(slot) = self.syms.get(id as usize) else {
             self.store
                 .fail(&super::StoreError::Corrupt(Sec::LinkSymData.name()));
@@ -400,15 +622,7 @@ impl<'s, 'f> LinkTables<'s, 'f> {
                 .and_then(|b| self.store.decode::<SymOwned>(&b, Sec::LinkSymData));
             Box::new(match rec {
                 Some(r) => r.into(),
-                None => LinkSym {
-                    file: 0,
-                    kind: Kind::Var,
-                    qname: String::new(),
-                    raw: surface_only(String::new(), Vec::new(), Kind::Var, Vec::new(), Vec::new()),
-                    methods: Vec::new(),
-                    bases: Vec::new(),
-                    owner: None,
-                },
+                None => empty_sym(),
             })
         })
     }
@@ -483,8 +697,10 @@ impl Tables for LinkTables<'_, '_> {
     }
 
     fn named_methods(&self, family: Language, name: &str) -> Option<Vec<SymbolId>> {
-        let bytes = self.named.as_ref()?.get(&family_key(family, name))?;
-        Some(bytes.chunks_exact(4).filter_map(u32_of).collect())
+        match self.named_count(family, name) {
+            (0, _) => None,
+            (_, ids) => ids,
+        }
     }
 
     fn owner(&self, id: SymbolId) -> Option<SymbolId> {

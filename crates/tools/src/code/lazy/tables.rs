@@ -79,6 +79,20 @@ impl<'a> Strings<'a> {
         out
     }
 
+    /// Every id whose string starts with `prefix`, in string order.
+    pub fn with_prefix(&self, prefix: &[u8]) -> Vec<SymbolId> {
+        let at = |j: usize| u32_at(self.sorted, j).and_then(|id| self.get(id as usize));
+        let lo = partition(self.n, |j| at(j).is_some_and(|s| s < prefix));
+        let mut out = Vec::new();
+        for j in lo..self.n {
+            match (u32_at(self.sorted, j), at(j)) {
+                (Some(id), Some(s)) if s.starts_with(prefix) => out.push(id),
+                _ => break,
+            }
+        }
+        out
+    }
+
     /// Every id whose string contains `part`, ascending.
     pub fn containing(&self, part: &[u8]) -> Vec<SymbolId> {
         if part.is_empty() {
@@ -274,6 +288,16 @@ impl<'a> Map<'a> {
         let a = u32_at(self.key_offs, i)? as usize;
         let b = u32_at(self.key_offs, i + 1)? as usize;
         self.keys.get(a..b)
+    }
+
+    /// The entries whose key is `from` or after it, in key order.
+    pub fn iter_from(&self, from: &[u8]) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + '_ {
+        let lo = partition(self.n, |i| self.key(i).is_some_and(|k| k < from));
+        (lo..self.n).map_while(move |i| {
+            let a = u32_at(self.value_offs, i)? as usize;
+            let b = u32_at(self.value_offs, i + 1)? as usize;
+            Some((self.key(i)?, self.values.get(a..b)?))
+        })
     }
 
     /// The value of `key`, if it is in the map.
