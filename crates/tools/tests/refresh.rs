@@ -127,9 +127,17 @@ enum Edit {
     ToggleSyntax,
     /// The mtime changed, not the content.
     Touch,
+    /// A new file beside it: a function calling one of its functions, and a method on one
+    /// of its types (Go) or a subclass of one of its classes (Python).
+    AddFile,
+    /// A copy of it beside it (the same declarations twice).
+    CopyFile,
+    /// Go: a new file declaring an interface with one of its methods (so its types
+    /// implement it). Python: a new module importing and calling it.
+    AddInterface,
 }
 
-const EDITS: [Edit; 11] = [
+const EDITS: [Edit; 14] = [
     Edit::ShiftLines,
     Edit::AddCall,
     Edit::AddFunction,
@@ -141,6 +149,9 @@ const EDITS: [Edit; 11] = [
     Edit::ChangeBase,
     Edit::ToggleSyntax,
     Edit::Touch,
+    Edit::AddFile,
+    Edit::CopyFile,
+    Edit::AddInterface,
 ];
 
 const BROKEN: &str = "\n)(( broken by the refresh test\n";
@@ -317,6 +328,68 @@ fn apply(repo: &Repo, edit: Edit, a: usize, b: usize) {
             Some(fixed) => fixed.to_string(),
             None => format!("{text}{BROKEN}"),
         }),
+        Edit::AddFile | Edit::AddInterface => {
+            let dir = path.parent().unwrap();
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            let callee = pick(&funcs).unwrap_or_else(|| "missing".into());
+            let (name, body) = if go {
+                let package = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("package "))
+                    .unwrap_or("main")
+                    .trim()
+                    .to_string();
+                let mut body = format!("package {package}\n");
+                if matches!(edit, Edit::AddFile) {
+                    body += &format!("\nfunc AddedFile{b}() {{\n\t{callee}()\n}}\n");
+                    if let Some(t) = pick(&types) {
+                        body += &format!("\nfunc (x *{t}) FileMethod{b}() {{\n\tx.String()\n}}\n");
+                    }
+                } else {
+                    // The methods of one of its types: an interface they implement.
+                    let methods: Vec<String> = lines
+                        .iter()
+                        .filter_map(|l| l.strip_prefix("func ("))
+                        .filter_map(|rest| rest.split_once(") "))
+                        .map(|(_, rest)| {
+                            rest.chars()
+                                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                                .collect::<String>()
+                        })
+                        .filter(|n| !n.is_empty())
+                        .collect();
+                    let m = pick(&methods).unwrap_or_else(|| "Close".into());
+                    body += &format!("\ntype AddedIface{b} interface {{\n\t{m}()\n}}\n");
+                }
+                (format!("added_{b}.go"), body)
+            } else {
+                let mut body = String::new();
+                let package = dir.join("__init__.py").exists();
+                let mut names = vec![callee.clone()];
+                let base = pick(&types);
+                names.extend(base.clone());
+                if package {
+                    body += &format!("from .{stem} import {}\n", names.join(", "));
+                }
+                body += &format!("\n\ndef added_file_{b}():\n    return {callee}()\n");
+                if let (Some(t), Edit::AddFile) = (base, edit) {
+                    body += &format!(
+                        "\n\nclass AddedFile{b}({t}):\n    def run(self):\n        return self.close()\n"
+                    );
+                }
+                (format!("added_{b}.py"), body)
+            };
+            std::fs::write(dir.join(name), body).unwrap();
+            None
+        }
+        Edit::CopyFile => {
+            let target = path
+                .parent()
+                .unwrap()
+                .join(format!("copy{b}_{}", path.file_name().unwrap().to_string_lossy()));
+            std::fs::write(target, &text).unwrap();
+            None
+        }
         Edit::Touch => {
             let f = std::fs::File::options().write(true).open(&path).unwrap();
             f.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(7))
@@ -356,7 +429,21 @@ fn check_sequence(fixture: &str, edits: &[(usize, usize, usize, bool)]) {
         let what = format!("{fixture} after {:?}", &edits[..=step]);
         if in_place {
             let tool = repo.tool();
-            if let Some(store) = tool.warm_store() {
+            let got = tool.warm_store();
+            if std::env::var("COUNT_PATCHED").is_ok() {
+                eprintln!(
+                    "PATCH {:?} {}",
+                    edit,
+                    if tool.patched().is_some() {
+                        "patched"
+                    } else if got.is_some() {
+                        "fresh"
+                    } else {
+                        "full"
+                    }
+                );
+            }
+            if let Some(store) = got {
                 let (cold_stats, cold) = repo.cold_with_stats();
                 assert_same(&cold, &*store, &format!("{what}, patched store"));
                 assert_eq!(store.failure(), None, "{what}");
@@ -412,6 +499,20 @@ proptest! {
         )
     ) {
         check_sequence("ledger", &edits);
+    }
+
+    // Every kind of change answered in place (adds, deletes, moves and declarations
+    // included): the delta accumulates them, and each answer is a cold index's.
+    #[test]
+    fn a_store_patched_for_any_change_answers_like_a_cold_index(
+        fixture in prop::sample::select(vec!["relay", "ledger"]),
+        edits in prop::collection::vec(
+            (0usize..EDITS.len(), 0usize..1000, 0usize..1000),
+            1..6,
+        )
+    ) {
+        let edits: Vec<_> = edits.into_iter().map(|(e, a, b)| (e, a, b, true)).collect();
+        check_sequence(fixture, &edits);
     }
 
     // Body edits only, all answered in place: the delta grows over several edits of
@@ -623,8 +724,16 @@ fn a_file_edited_during_a_refresh_is_caught_by_the_next_query() {
     });
     let (_, during) = repo.refresh();
     assert!(during.symbols().iter().any(|s| s.name == "Zeta"));
-    // The store written by that refresh is stale, and the next query sees Omega.
-    assert!(repo.tool().warm_store().is_none());
+    // The store written by that refresh is stale: the next query patches it, and sees
+    // Omega.
+    let tool = repo.tool();
+    let store = tool.warm_store().expect("patched in place");
+    assert!(tool.patched().is_some());
+    assert_same(
+        &repo.cold(),
+        &*store,
+        "patched after the edit during the refresh",
+    );
     let text = repo.call(serde_json::json!({"operation": "find", "symbol": "Omega"}));
     assert!(
         text.contains("Omega (function) at internal/brain/planner.go"),
@@ -663,7 +772,7 @@ fn delta_file(repo: &Repo) -> PathBuf {
 }
 
 #[test]
-fn an_edited_body_patches_the_store_and_a_new_declaration_refreshes_it() {
+fn edits_patch_the_store_and_the_full_refresh_merges_them() {
     let repo = Repo::new("relay");
     repo.refresh();
     let cache_written = std::fs::metadata(repo.cache_file())
@@ -691,9 +800,15 @@ fn an_edited_body_patches_the_store_and_a_new_declaration_refreshes_it() {
         std::fs::read(repo.cache_file().with_extension("store")).unwrap()
     );
 
-    // A new declaration is not patched: the full refresh runs, and merges the delta away.
+    // A new declaration is patched too: its file counts as deleted and added again, so
+    // the files that use what it declared are resolved again (parsed from disk).
     add_zeta(&repo);
-    assert!(repo.tool().warm_store().is_none());
+    let tool = repo.tool();
+    let store = tool.warm_store().expect("patched in place");
+    let stats = tool.patched().unwrap();
+    assert!(stats.parsed >= 1 && stats.relinked >= 1, "{stats:?}");
+    assert_same(&repo.cold(), &*store, "after a new declaration");
+    // The full refresh merges the delta away.
     let (stats, graph) = repo.refresh();
     assert_eq!(
         stats.parsed, 1,
@@ -811,7 +926,8 @@ fn a_file_saved_by_renaming_a_temporary_file_is_patched_too() {
         .expect("patched although the directory changed");
     assert_eq!(tool.patched().unwrap().parsed, 1);
     assert_same(&repo.cold(), &*store, "after a save by rename");
-    // A new source file in that directory is not an edit.
+    // A new source file in that directory is patched in too.
     std::fs::write(repo.root.join("internal/brain/extra.go"), "package brain\n").unwrap();
-    assert!(repo.tool().warm_store().is_none());
+    let store = repo.tool().warm_store().expect("a new file patched in");
+    assert_same(&repo.cold(), &*store, "after a new file");
 }

@@ -40,6 +40,7 @@ mod patch;
 mod prefilter;
 pub mod progress;
 mod query;
+mod relink;
 mod render;
 mod stdlib;
 mod store;

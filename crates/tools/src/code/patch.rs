@@ -52,6 +52,10 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     // Opened under the lock: another writer's delta is read, not overwritten.
     let store = StoreFile::open_live(&path, root, print).ok()?;
     let entries = store.restat(root).ok()?;
+    if LinkTables::new(&store)?.can_reshape() {
+        // A Go and Python repository: files may be added and deleted too.
+        return super::relink::refresh(root, cache, store, entries, started);
+    }
     let mut edited: Vec<(String, Language)> = Vec::new();
     let watched: HashSet<&str> = entries.iter().map(|(w, _)| w.path.as_str()).collect();
     for (w, now) in &entries {
@@ -90,11 +94,27 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
         base: store.generation(),
         ..Default::default()
     });
+    let mut tables = LinkTables::new(&store)?;
+    if !old.deleted.is_empty() || old.files.iter().any(|f| f.base.is_none()) {
+        return None;
+    }
+    // The calls and uses of the files edited before, kept.
+    let mut bodies: BTreeMap<FileId, Vec<Edge>> = BTreeMap::new();
+    for f in &old.files {
+        let range = f.first..f.first + f.symbols.len() as SymbolId;
+        bodies.insert(
+            f.id,
+            old.edges
+                .iter()
+                .filter(|e| is_body(e.kind) && range.contains(&e.from))
+                .copied()
+                .collect(),
+        );
+    }
     let mut files: BTreeMap<FileId, DeltaFile> = old.files.into_iter().map(|f| (f.id, f)).collect();
     if files.len() + edited.len() > MAX_DELTA_FILES {
         return None;
     }
-    let mut tables = LinkTables::new(&store)?;
 
     // Read, hash and parse the edited files.
     let mut parsed = Vec::new();
@@ -162,15 +182,17 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
             s.is_generated = info.is_generated;
             symbols.push(s);
         }
+        bodies.insert(*id, body);
         files.insert(
             *id,
             DeltaFile {
                 id: *id,
+                base: Some(*id),
+                at: (0, 0),
                 info,
                 state: *state,
                 first: *first,
                 symbols,
-                body,
                 impl_lines,
             },
         );
@@ -193,7 +215,7 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
                 }
             }
         }
-        for e in &f.body {
+        for e in bodies.get(&f.id).into_iter().flatten() {
             *summary
                 .edges
                 .entry(e.kind.as_str().to_string())
@@ -204,6 +226,12 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     if store.failure().is_some() {
         return None;
     }
+    let mut edges: Vec<Edge> = bodies.into_values().flatten().collect();
+    edges.extend(declared);
+    let symbols: Vec<SymbolId> = files
+        .values()
+        .flat_map(|f| f.first..f.first + f.symbols.len() as SymbolId)
+        .collect();
     let delta = Delta {
         base: store.generation(),
         watched: entries
@@ -213,12 +241,21 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
                 shape: now,
             })
             .collect(),
+        body_from: files
+            .values()
+            .map(|f| (f.first, f.first + f.symbols.len() as SymbolId))
+            .filter(|r| r.0 < r.1)
+            .collect(),
+        decl_out: symbols.clone(),
+        contains_in: symbols,
         files: files.into_values().collect(),
-        declared,
+        edges,
         summary,
+        ..Default::default()
     };
+    let (body, digest) = lazy::encode_delta(&delta).ok()?;
     let saved = crash::step(cache, crash::Step::WriteDelta)
-        .and_then(|()| lazy::save_delta(&path, print, &delta));
+        .and_then(|()| lazy::save_delta(&path, print, &body, &digest));
     if let Err(e) = saved {
         // The answer comes from the delta in memory; the next query refreshes again.
         tracing::warn!(
@@ -236,7 +273,7 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     stats.reused = stats.files.saturating_sub(stats.parsed + stats.rehashed);
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code store refreshed in place");
-    Some((store.with_delta(delta), stats))
+    Some((store.with_delta(delta, digest), stats))
 }
 
 /// Whether the directory `dir` (repo-relative) holds what the walk that made the watch list

@@ -27,11 +27,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub(super) use delta::{Delta, DeltaFile, delta_path, save as save_delta};
+pub(super) use delta::{
+    Delta, DeltaFile, IdMap, Overlay, delta_path, encode as encode_delta, save as save_delta,
+};
 pub use fresh::{Shape, Watched, walk_order, watch_dir};
 pub(super) use layout::Sec;
 use layout::{COUNT, Header, MAGIC, MAX_HEADER, PREFIX_LEN, STORE_VERSION, hash8, hash16};
-pub(super) use resolve::{FileState, LinkParts, LinkTables, Summary};
+pub(super) use resolve::{FileState, GoNamed, LinkParts, LinkTables, Summary};
 use tables::{Adjacency, Map, Paths, Strings};
 
 use super::model::{Edge, EdgeKind, FileId, FileInfo, Symbol, SymbolId};
@@ -188,7 +190,7 @@ impl StoreFile {
         match &self.delta {
             Some(o) => {
                 let mut bytes = self.key.to_vec();
-                bytes.extend(postcard::to_stdvec(&o.delta).unwrap_or_default());
+                bytes.extend(o.digest);
                 hash16(&bytes)
             }
             None => self.key,
@@ -200,8 +202,11 @@ impl StoreFile {
     /// (the store's own watch list then shows the files it covered as changed).
     pub fn open_live(path: &Path, root: &Path, fingerprint: [u8; 16]) -> Result<Self, StoreError> {
         let mut store = Self::open(path, root, fingerprint)?;
+        let (files, symbols) = (store.header.files, store.header.symbols);
         match delta::load(path, fingerprint, store.header.generation) {
-            Ok(d) => store.delta = d.map(delta::Overlay::new),
+            Ok(d) => {
+                store.delta = d.map(|(d, digest)| delta::Overlay::new(d, digest, files, symbols))
+            }
             Err(why) => tracing::warn!(
                 "the code store delta {} cannot be used ({why}); refreshing",
                 delta_path(path).display()
@@ -210,10 +215,16 @@ impl StoreFile {
         Ok(store)
     }
 
-    /// This store with `delta` as its changes.
-    pub(super) fn with_delta(mut self, delta: Delta) -> Self {
-        self.delta = Some(delta::Overlay::new(delta));
+    /// This store with `delta` (of this `digest`) as its changes.
+    pub(super) fn with_delta(mut self, delta: Delta, digest: [u8; 32]) -> Self {
+        let (files, symbols) = (self.header.files, self.header.symbols);
+        self.delta = Some(delta::Overlay::new(delta, digest, files, symbols));
         self
+    }
+
+    /// `delta` indexed for this store (to tell which of its edges the delta removes).
+    pub(super) fn overlay(&self, delta: Delta) -> delta::Overlay {
+        delta::Overlay::new(delta, [0; 32], self.header.files, self.header.symbols)
     }
 
     /// The changes of the delta file this store was opened with.
@@ -221,9 +232,100 @@ impl StoreFile {
         self.delta.as_ref().map(|o| &o.delta)
     }
 
-    /// How many symbols and files it holds.
+    /// How many symbols and files the store holds (not the delta).
     pub(super) fn counts(&self) -> (usize, usize) {
         (self.header.symbols as usize, self.header.files as usize)
+    }
+
+    /// Every store id of the symbols whose qualified name is `qname` (not the delta).
+    pub(super) fn base_by_qname(&self, qname: &str) -> Vec<SymbolId> {
+        self.section(Sec::Qnames)
+            .and_then(Strings::parse)
+            .map(|t| t.equal(qname.as_bytes()))
+            .unwrap_or_default()
+    }
+
+    /// Every store id of the symbols whose qualified name starts with `prefix` (not the
+    /// delta), ascending.
+    pub(super) fn base_qname_prefix(&self, prefix: &str) -> Vec<SymbolId> {
+        let mut v = self
+            .section(Sec::Qnames)
+            .and_then(Strings::parse)
+            .map(|t| t.with_prefix(prefix.as_bytes()))
+            .unwrap_or_default();
+        v.sort_unstable();
+        v
+    }
+
+    /// Every store id of the symbols whose lower-case name is `lower` (not the delta).
+    pub(super) fn base_by_lower_name(&self, lower: &str) -> Vec<SymbolId> {
+        self.section(Sec::Names)
+            .and_then(Strings::parse)
+            .map(|t| t.equal(lower.as_bytes()))
+            .unwrap_or_default()
+    }
+
+    /// The store's file paths from `from` on, in order, with their ids, while `keep` says
+    /// so (not the delta).
+    pub(super) fn base_paths_from(
+        &self,
+        from: &str,
+        mut keep: impl FnMut(&str) -> bool,
+    ) -> Vec<(String, FileId)> {
+        let Some(map) = self.section(Sec::FilePaths).and_then(Map::parse) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (k, v) in map.iter_from(from.as_bytes()) {
+            let Ok(k) = std::str::from_utf8(k) else {
+                break;
+            };
+            if !keep(k) {
+                break;
+            }
+            if let Ok(v) = <[u8; 4]>::try_from(v) {
+                out.push((k.to_string(), u32::from_le_bytes(v)));
+            }
+        }
+        out
+    }
+
+    /// Every file's lookups (`link::lookup` keys, sorted), from [`Sec::LinkLookups`],
+    /// when the store was linked from the files at `paths` (by id), the files `same`
+    /// (id, content hash) as they are now; `None` when it was not, or does not have
+    /// them all.
+    pub(super) fn file_lookups(
+        &self,
+        paths: &[&str],
+        same: &[(usize, [u8; 32])],
+    ) -> Option<Vec<Vec<u64>>> {
+        let tables = resolve::LinkTables::new(self)?;
+        if !tables.has_lookups() || paths.len() != self.header.files as usize {
+            return None;
+        }
+        for (i, path) in paths.iter().enumerate() {
+            if self.file_id(path) != Some(i as FileId) {
+                return None;
+            }
+        }
+        if same
+            .iter()
+            .any(|(i, hash)| tables.file(*i).state.hash != *hash)
+        {
+            return None;
+        }
+        drop(tables);
+        let map = Map::parse(self.section(Sec::LinkLookups)?)?;
+        let mut out = vec![Vec::new(); self.header.files as usize];
+        for (k, files) in map.iter_from(&[]) {
+            let k = u64::from_be_bytes(k.try_into().ok()?);
+            for f in files.chunks_exact(4) {
+                let f = u32::from_le_bytes(f.try_into().ok()?) as usize;
+                out.get_mut(f)?.push(k);
+            }
+        }
+        // Keys come in order: each file's list is sorted already.
+        Some(out)
     }
 
     /// Whether it holds the link's tables (a store of an older build may not).
@@ -403,9 +505,12 @@ impl StoreFile {
             Sec::Out | Sec::In => Adjacency::parse(&buf).is_some_and(|t| t.valid(n)),
             Sec::SymbolOffsets | Sec::LinkSymOffsets => offsets_valid(&buf, n),
             Sec::FileOffsets | Sec::LinkFileOffsets => offsets_valid(&buf, files),
-            Sec::LinkQnames | Sec::LinkNamed | Sec::LinkModules | Sec::FilePaths => {
-                Map::parse(&buf).is_some_and(|m| m.valid())
-            }
+            Sec::LinkQnames
+            | Sec::LinkNamed
+            | Sec::LinkModules
+            | Sec::FilePaths
+            | Sec::LinkLookups
+            | Sec::LinkGo => Map::parse(&buf).is_some_and(|m| m.valid()),
             Sec::Watch | Sec::SymbolData | Sec::FileData | Sec::LinkMisc => true,
             Sec::LinkFileData | Sec::LinkSymData => true,
         };
@@ -475,9 +580,10 @@ fn offsets_valid(bytes: &[u8], count: usize) -> bool {
 }
 
 impl StoreFile {
-    /// The edges of `kind` of `id` with the delta's changes: the store's list without the
-    /// edges the delta replaces, plus the delta's, in the order the embedded graph gives
-    /// (outgoing by line and target; incoming by the source's rank class, path and line).
+    /// The edges of `kind` of `id` (a new id) with the delta's changes: the store's list
+    /// without the edges the delta removes, in new ids, plus the delta's, in the order the
+    /// embedded graph gives (outgoing by line and target; incoming by the source's rank
+    /// class, path and line).
     fn page_live(
         &self,
         ov: &delta::Overlay,
@@ -487,21 +593,30 @@ impl StoreFile {
         limit: usize,
     ) -> EdgePage {
         let outgoing = sec == Sec::Out;
-        let mut removed = false;
-        let mut list: Vec<Edge> = self
-            .base_edges(sec, id)
-            .into_iter()
-            .filter(|e| e.kind == kind)
-            .filter(|e| {
-                let gone = ov.removed(e);
-                removed |= gone;
-                !gone
-            })
-            .collect();
+        let mut changed = false;
+        let mut list: Vec<Edge> = match ov.map.base_sym(id) {
+            Some(b) => self
+                .base_edges(sec, b)
+                .into_iter()
+                .filter(|e| e.kind == kind)
+                .filter_map(|e| {
+                    if ov.removed(&e) {
+                        changed = true;
+                        return None;
+                    }
+                    Some(Edge {
+                        from: ov.map.sym(e.from)?,
+                        to: ov.map.sym(e.to)?,
+                        ..e
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let added = if outgoing { ov.out(id) } else { ov.inc(id) };
         let before = list.len();
         list.extend(added.iter().filter(|e| e.kind == kind));
-        if removed || list.len() != before {
+        if changed || list.len() != before {
             if outgoing {
                 list.sort_by_key(|e| (e.line, e.to));
             } else {
@@ -525,30 +640,59 @@ impl StoreFile {
             edges: list.into_iter().take(limit).collect(),
         }
     }
+
+    /// Store ids mapped to new ids (deleted ones left out), with the added files' symbols
+    /// that `add` selects, ascending.
+    fn live_ids(
+        &self,
+        ov: &delta::Overlay,
+        base: Vec<SymbolId>,
+        add: impl Fn(&Symbol) -> bool,
+    ) -> Vec<SymbolId> {
+        let mut out: Vec<SymbolId> = base.into_iter().filter_map(|b| ov.map.sym(b)).collect();
+        let before = out.len();
+        for f in ov.added() {
+            for (i, s) in f.symbols.iter().enumerate() {
+                if add(s) {
+                    out.push(f.first + i as SymbolId);
+                }
+            }
+        }
+        if out.len() != before {
+            out.sort_unstable();
+        }
+        out
+    }
 }
 
 impl GraphStore for StoreFile {
     fn symbol(&self, id: SymbolId) -> Option<Symbol> {
-        if let Some(ov) = &self.delta
-            && ov.changed(id)
-        {
-            return ov.symbol(id).cloned();
+        let Some(ov) = &self.delta else {
+            return self.base_symbol(id);
+        };
+        if let Some(s) = ov.symbol(id) {
+            return Some(s.clone());
         }
-        self.base_symbol(id)
+        let mut s = self.base_symbol(ov.map.base_sym(id)?)?;
+        s.file = ov.map.file(s.file)?;
+        Some(s)
     }
 
     fn file(&self, id: FileId) -> Option<FileInfo> {
-        if let Some(f) = self.delta.as_ref().and_then(|ov| ov.file(id)) {
+        let Some(ov) = &self.delta else {
+            return self.base_file(id);
+        };
+        if let Some(f) = ov.file(id) {
             return Some(f.info.clone());
         }
-        self.base_file(id)
+        self.base_file(ov.map.base_file(id)?)
     }
 
     fn find_names(&self, pattern: &NameMatch) -> Vec<SymbolId> {
         let Some(names) = self.section(Sec::Names).and_then(Strings::parse) else {
             return Vec::new();
         };
-        match pattern {
+        let base = match pattern {
             NameMatch::Exact(n) => names.equal(n.to_ascii_lowercase().as_bytes()),
             NameMatch::Contains(part) => names.containing(part.to_ascii_lowercase().as_bytes()),
             NameMatch::Glob(g) => {
@@ -570,23 +714,45 @@ impl GraphStore for StoreFile {
                         }
                     }
                 }
+                if let Some(ov) = &self.delta {
+                    return self.live_ids(ov, out, |s| {
+                        m.is_match(s.name.to_ascii_lowercase().as_str())
+                    });
+                }
                 out
             }
+        };
+        match &self.delta {
+            Some(ov) => self.live_ids(ov, base, |s| {
+                let lower = s.name.to_ascii_lowercase();
+                match pattern {
+                    NameMatch::Exact(n) => lower == n.to_ascii_lowercase(),
+                    NameMatch::Contains(part) => lower.contains(&part.to_ascii_lowercase()),
+                    NameMatch::Glob(_) => false,
+                }
+            }),
+            None => base,
         }
     }
 
     fn by_qname(&self, qname: &str) -> Vec<SymbolId> {
-        self.section(Sec::Qnames)
-            .and_then(Strings::parse)
-            .map(|t| t.equal(qname.as_bytes()))
-            .unwrap_or_default()
+        let base = self.base_by_qname(qname);
+        match &self.delta {
+            Some(ov) => self.live_ids(ov, base, |s| s.qname == qname),
+            None => base,
+        }
     }
 
     fn in_file(&self, path: &str) -> Vec<SymbolId> {
-        self.section(Sec::Paths)
+        let base = self
+            .section(Sec::Paths)
             .and_then(Paths::parse)
             .map(|t| t.symbols_at(path))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        match &self.delta {
+            Some(ov) => self.live_ids(ov, base, |s| s.path == path),
+            None => base,
+        }
     }
 
     fn edges_out(&self, id: SymbolId, kind: EdgeKind, limit: usize) -> EdgePage {
