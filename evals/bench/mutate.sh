@@ -9,14 +9,15 @@
 #   mutate.sh CORPUS restore  undoes all of it
 #
 # With a third argument, an explore binary, `add` first removes the file and `delete`
-# first writes it, each followed by one query so the index is up to date: the timed query
-# then sees exactly one change (for hyperfine --prepare).
+# first writes it, each followed by `explore index` so that the store holds the tree (a
+# query would only patch it, through a delta that already holds the change): the timed
+# query then sees exactly one change against the store (for hyperfine --prepare).
 set -euo pipefail
 corpus=$1
 explore=${3:-}
 settle() {
   [ -n "$explore" ] || return 0
-  "$explore" -q -C "$corpus" tool code '{"operation":"find","symbol":"NewRouter"}' >/dev/null
+  "$explore" -q -C "$corpus" index >/dev/null
 }
 mux="$corpus/go/github.com/gorilla/mux"
 file="$mux/mux.go"

@@ -931,3 +931,57 @@ fn a_file_saved_by_renaming_a_temporary_file_is_patched_too() {
     let store = repo.tool().warm_store().expect("a new file patched in");
     assert_same(&repo.cold(), &*store, "after a new file");
 }
+
+/// A repository with files of other languages: Go and Python files are still added and
+/// deleted in place (the other languages' links are not redone, so their files' changes
+/// take the refresh for edits, or the full refresh).
+#[test]
+fn go_files_added_beside_other_languages_are_patched_in() {
+    let repo = Repo::new("relay");
+    std::fs::create_dir_all(repo.root.join("web/src")).unwrap();
+    std::fs::write(
+        repo.root.join("web/src/app.ts"),
+        "import { helper } from './util';\n\nexport function main() {\n  return helper();\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.root.join("web/src/util.ts"),
+        "export function helper() {\n  return 1;\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.root.join("tool/src")).unwrap();
+    std::fs::write(
+        repo.root.join("tool/src/lib.rs"),
+        "pub struct Engine;\n\nimpl Engine {\n    pub fn run(&self) {}\n}\n",
+    )
+    .unwrap();
+    repo.refresh();
+    let patched = |what: &str| {
+        let tool = repo.tool();
+        let store = tool
+            .warm_store()
+            .unwrap_or_else(|| panic!("{what}: patched"));
+        assert!(tool.patched().is_some(), "{what}");
+        assert_same(&repo.cold(), &*store, what);
+    };
+    std::fs::write(
+        repo.root.join("internal/brain/added.go"),
+        "package brain\n\nfunc AddedHere() {\n\tNewPlanner()\n}\n",
+    )
+    .unwrap();
+    patched("a Go file added");
+    std::fs::remove_file(repo.root.join("internal/brain/added.go")).unwrap();
+    patched("the Go file deleted");
+    // A TypeScript body edit: the refresh for edits.
+    std::fs::write(
+        repo.root.join("web/src/app.ts"),
+        "import { helper } from './util';\n\nexport function main() {\n  helper();\n  return helper();\n}\n",
+    )
+    .unwrap();
+    patched("a TypeScript body edited");
+    // A TypeScript file added: the full refresh.
+    std::fs::write(repo.root.join("web/src/more.ts"), "export const x = 1;\n").unwrap();
+    assert!(repo.tool().warm_store().is_none());
+    let (_, graph) = repo.refresh();
+    assert_same(&repo.cold(), &*graph, "after the full refresh");
+}

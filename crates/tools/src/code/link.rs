@@ -215,6 +215,9 @@ pub(super) mod key {
     pub const OWNER: u8 = 7;
     /// The package name a Go import path is imported as when not renamed.
     pub const GO_NAME: u8 = 8;
+    /// A module by name, looked up while building a file's scope (TypeScript, Rust and
+    /// Java imports): a change to it changes the scope itself.
+    pub const SCOPE_MODULE: u8 = 9;
 }
 
 /// The hash of one lookup (FNV-1a over the kind, an id and a name): what a file's link
@@ -470,10 +473,19 @@ pub fn link_with_tables(
         for imp in &input.facts.imports {
             match input.language {
                 Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                    let mut seen = |name: &str| {
+                        logs[fi].push(lookup(key::SCOPE_MODULE, 0, name));
+                    };
                     let module = if imp.module == SELF_MODULE {
+                        seen(&l.scopes[fi].prefix);
                         l.modules.get(&l.scopes[fi].prefix).copied()
                     } else {
-                        js_resolve_specifier(&l.scopes[fi].package, &imp.module, &l.modules)
+                        js_resolve_specifier(
+                            &l.scopes[fi].package,
+                            &imp.module,
+                            &l.modules,
+                            &mut seen,
+                        )
                     };
                     if imp.local == STAR {
                         stars.extend(module);
@@ -494,9 +506,15 @@ pub fn link_with_tables(
                     imports.insert(local, target);
                 }
                 Language::Rust => {
-                    let target =
-                        rust_absolute(&l.scopes[fi], &imp.module, &l.modules, &rust_crates);
+                    let target = rust_absolute(
+                        &l.scopes[fi],
+                        &imp.module,
+                        &l.modules,
+                        &rust_crates,
+                        &mut |name| logs[fi].push(lookup(key::SCOPE_MODULE, 0, name)),
+                    );
                     if imp.local == STAR {
+                        logs[fi].push(lookup(key::SCOPE_MODULE, 0, &target));
                         stars.extend(l.modules.get(&target).copied());
                     } else {
                         imports.insert(imp.local.clone(), target);
@@ -504,6 +522,7 @@ pub fn link_with_tables(
                 }
                 Language::Java => {
                     if imp.local == STAR {
+                        logs[fi].push(lookup(key::SCOPE_MODULE, 0, &imp.module));
                         stars.extend(l.modules.get(&imp.module).copied());
                     } else {
                         imports.insert(imp.local.clone(), imp.module.clone());
@@ -942,6 +961,7 @@ fn rust_absolute(
     written: &str,
     modules: &HashMap<String, usize>,
     crates: &HashSet<String>,
+    seen: &mut dyn FnMut(&str),
 ) -> String {
     let mut segs = written.split('.');
     let first = segs.next().unwrap_or("");
@@ -952,6 +972,8 @@ fn rust_absolute(
         _ => {
             let child = qualify(&scope.prefix, first);
             let from_root = qualify(&scope.package, first);
+            seen(&child);
+            seen(&from_root);
             if modules.contains_key(&child) {
                 child
             } else if modules.contains_key(&from_root) {
@@ -991,7 +1013,12 @@ fn js_module(path: &str) -> &str {
 /// `./circle`, `../shapes/index.js` (a `.js` specifier names the `.ts` file compiled to
 /// it), a directory's `index`, or a path from the repository root (`src/shapes`, as
 /// `baseUrl` allows). Packages (`react`, `node:fs`) are outside.
-fn js_resolve_specifier(dir: &str, spec: &str, modules: &HashMap<String, usize>) -> Option<usize> {
+fn js_resolve_specifier(
+    dir: &str,
+    spec: &str,
+    modules: &HashMap<String, usize>,
+    seen: &mut dyn FnMut(&str),
+) -> Option<usize> {
     let joined = if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".."
     {
         let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
@@ -1009,10 +1036,15 @@ fn js_resolve_specifier(dir: &str, spec: &str, modules: &HashMap<String, usize>)
         spec.trim_start_matches('/').to_string()
     };
     let base = js_module(&joined);
+    let index = format!("{base}/index");
+    let joined_index = format!("{joined}/index");
+    for name in [base, &index, &joined_index] {
+        seen(name);
+    }
     modules
         .get(base)
-        .or_else(|| modules.get(&format!("{base}/index")))
-        .or_else(|| modules.get(&format!("{joined}/index")))
+        .or_else(|| modules.get(&index))
+        .or_else(|| modules.get(&joined_index))
         .copied()
 }
 

@@ -35,6 +35,7 @@ use super::index::{self, IndexStats, MAX_FILE_BYTES};
 use super::lazy::{self, Delta, DeltaFile, FileState, LinkTables, Shape, StoreFile, Watched};
 use super::link::{self, Tables};
 use super::model::{Edge, EdgeKind, FileId, Language, SymbolId};
+use super::relink::{self, Outcome};
 use crate::secrets;
 
 /// More edited files than this since the last full refresh: refresh fully (the merge),
@@ -52,10 +53,17 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     // Opened under the lock: another writer's delta is read, not overwritten.
     let store = StoreFile::open_live(&path, root, print).ok()?;
     let entries = store.restat(root).ok()?;
-    if LinkTables::new(&store)?.can_reshape() {
-        // A Go and Python repository: files may be added and deleted too.
-        return super::relink::refresh(root, cache, store, entries, started);
-    }
+    // With every file's lookups in the store, Go and Python files may be added, deleted
+    // and redeclared too (`relink`).
+    let (store, entries) = if LinkTables::new(&store)?.has_lookups() {
+        match relink::refresh(root, cache, store, entries, started) {
+            Outcome::Done(store, stats) => return Some((store, stats)),
+            Outcome::Other(store, entries) => (store, entries),
+            Outcome::Full => return None,
+        }
+    } else {
+        (store, entries)
+    };
     let mut edited: Vec<(String, Language)> = Vec::new();
     let watched: HashSet<&str> = entries.iter().map(|(w, _)| w.path.as_str()).collect();
     for (w, now) in &entries {

@@ -81,22 +81,74 @@ pub(super) fn refresh(
     store: StoreFile,
     entries: Vec<(Watched, Shape)>,
     started: Instant,
-) -> Option<(StoreFile, IndexStats)> {
+) -> Outcome {
+    match patch(root, cache, &store, &entries, started) {
+        Some(Step::Done(delta, digest, stats)) => {
+            Outcome::Done(store.with_delta(*delta, digest), stats)
+        }
+        Some(Step::Other) => Outcome::Other(store, entries),
+        None => Outcome::Full,
+    }
+}
+
+/// What [`refresh`] did.
+pub(super) enum Outcome {
+    /// The store with its new delta, and what it took.
+    Done(StoreFile, IndexStats),
+    /// Only files of other languages than Go and Python were edited: the refresh in place
+    /// for edits (`patch`) may do it.
+    Other(StoreFile, Vec<(Watched, Shape)>),
+    /// The full refresh is needed.
+    Full,
+}
+
+enum Step {
+    Done(Box<Delta>, [u8; 32], IndexStats),
+    Other,
+}
+
+fn is_go_python(language: Language) -> bool {
+    matches!(language, Language::Go | Language::Python)
+}
+
+fn patch(
+    root: &Path,
+    cache: &Path,
+    store: &StoreFile,
+    entries: &[(Watched, Shape)],
+    started: Instant,
+) -> Option<Step> {
     let path = lazy::store_path(cache);
     let print = index::fingerprint();
+    // 1. What changed since the last refresh, then since the store.
+    let seen = scan(root, entries)?;
+    let others = seen
+        .edited
+        .iter()
+        .chain(&seen.added)
+        .any(|(_, l)| !is_go_python(*l))
+        || seen
+            .gone
+            .iter()
+            .any(|p| Language::of_path(p).is_some_and(|l| !is_go_python(l)));
+    let only_edits = seen.added.is_empty() && seen.gone.is_empty();
     let mut prior: State = match store.delta() {
         Some(d) if !d.state.is_empty() => postcard::from_bytes(&d.state).ok()?,
-        Some(d) if !d.files.is_empty() || !d.deleted.is_empty() => return None,
+        // A delta of the refresh for edits: it may go on with edits.
+        Some(d) if !d.files.is_empty() || !d.deleted.is_empty() => {
+            return only_edits.then_some(Step::Other);
+        }
         _ => State::default(),
     };
+    if others {
+        let fresh = prior.changed.is_empty() && prior.deleted.is_empty();
+        return (fresh && only_edits).then_some(Step::Other);
+    }
     let mut stats = IndexStats {
         cache_path: Some(cache.to_path_buf()),
         ..Default::default()
     };
-
-    // 1. What changed since the last refresh, then since the store.
-    let seen = scan(root, &entries)?;
-    let base = LinkTables::new(&store)?;
+    let base = LinkTables::new(store)?;
     let mut changed: BTreeMap<String, Changed> = std::mem::take(&mut prior.changed)
         .into_iter()
         .map(|c| (c.path.clone(), c))
@@ -205,9 +257,7 @@ pub(super) fn refresh(
         } else {
             base.file(at as usize).first
         };
-        added.push(Added::new(
-            c, at, at_sym, &store, &base, &deleted, &go_mods,
-        )?);
+        added.push(Added::new(c, at, at_sym, store, &base, &deleted, &go_mods)?);
     }
     let adds: Vec<(FileId, SymbolId, u32)> = added
         .iter()
@@ -234,7 +284,7 @@ pub(super) fn refresh(
     }
 
     // 3. The tables now, and what changed in them.
-    let mut now = Now::new(&store, &base, map, added, &deleted);
+    let mut now = Now::new(store, &base, map, added, &deleted);
     let mut facts_of: HashMap<FileId, Arc<FileFacts>> = HashMap::new();
     for c in changed.values() {
         if let Some(f) = c.base {
@@ -281,6 +331,10 @@ pub(super) fn refresh(
             return None;
         }
         for (n, f) in more {
+            if !is_go_python(base.file(f as usize).language) {
+                // Its link (a Rust `impl`, a TypeScript scope) is not redone here.
+                return None;
+            }
             let facts = match parsed_before.remove(&f) {
                 Some(facts) => facts,
                 None => {
@@ -466,11 +520,11 @@ pub(super) fn refresh(
         parsed,
     };
     let mut watched: Vec<Watched> = entries
-        .into_iter()
+        .iter()
         .filter(|(w, now)| !(*now == Shape::Missing && w.shape != Shape::Missing))
         .map(|(w, now)| Watched {
-            path: w.path,
-            shape: now,
+            path: w.path.clone(),
+            shape: *now,
         })
         .collect();
     watched.extend(seen.watched_new);
@@ -494,7 +548,7 @@ pub(super) fn refresh(
         state: postcard::to_stdvec(&state).ok()?,
     };
     let ov = store.overlay(delta);
-    let summary = summarize(&store, summary_before, &ov, &state)?;
+    let summary = summarize(store, summary_before, &ov, &state)?;
     let mut delta = ov.delta;
     delta.summary = summary;
     let (body, digest) = lazy::encode_delta(&delta).ok()?;
@@ -517,7 +571,7 @@ pub(super) fn refresh(
     stats.reused = stats.files.saturating_sub(stats.relinked);
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code store refreshed in place");
-    Some((store.with_delta(delta, digest), stats))
+    Some(Step::Done(Box::new(delta), digest, stats))
 }
 
 /// The counts after `delta`: the store's, less what the delta removes, plus what it adds.
@@ -681,8 +735,7 @@ fn scan(root: &Path, entries: &[(Watched, Shape)]) -> Option<Seen> {
         let Some(language) = Language::of_path(&rel) else {
             continue;
         };
-        if !matches!(language, Language::Go | Language::Python)
-            || rel == "__init__.py"
+        if rel == "__init__.py"
             || rel.ends_with("/__init__.py")
             || secrets::is_secret_path(entry.path())
         {
@@ -1086,7 +1139,12 @@ impl<'s> Now<'s> {
             return true;
         }
         let q = self.qname(t);
-        self.touched_q.contains(q) || self.touched_owners.contains(q)
+        let changed = self.touched_q.contains(q) || self.touched_owners.contains(q);
+        if changed && !is_go_python(self.lang(self.file_of(t))) {
+            // Methods the link attached from `impl` blocks: not recomputed here.
+            self.broken.set(true);
+        }
+        changed
     }
 
     /// Type `t`'s methods now: (name, the first method of that name).
@@ -1336,6 +1394,13 @@ impl<'s> Now<'s> {
             self.modules.insert(name.clone(), now);
             if old.is_some() != now.is_some() {
                 keys.all.push(lookup(key::MODULE, 0, name));
+                if !base
+                    .lookup_files(lookup(key::SCOPE_MODULE, 0, name))
+                    .is_empty()
+                {
+                    // A file's scope (its imports) would change: the full link.
+                    return None;
+                }
             }
             if let Some(m) = now
                 && *lang == Language::Python
@@ -1668,7 +1733,15 @@ impl Tables for Now<'_> {
             if let Some(v) = self.q_now.borrow().get(qname) {
                 return *v;
             }
-            let v = self.all_q(qname).first().copied();
+            let all = self.all_q(qname);
+            // The link also names Rust methods by their path before their `impl` moved
+            // them: a store answer outside the symbols' names is one of those.
+            if let Some(n) = self.base.qname_id(qname).and_then(|b| self.map.sym(b))
+                && !all.contains(&n)
+            {
+                self.broken.set(true);
+            }
+            let v = all.first().copied();
             self.q_now.borrow_mut().insert(qname.to_string(), v);
             return v;
         }

@@ -195,8 +195,6 @@ struct Misc {
     module_own: Vec<u32>,
     /// Every file's lookups are in [`Sec::LinkLookups`] (none kept from an older link).
     lookups: bool,
-    /// Every file is Go or Python (the refresh in place adds and deletes files only then).
-    go_python: bool,
     /// Go: import path → the package name it is imported as when not renamed, sorted.
     go_names: Vec<(String, String)>,
 }
@@ -362,10 +360,6 @@ pub(super) fn encode(
             .iter()
             .map(|(a, b)| (a.clone(), b.clone()))
             .collect(),
-        go_python: graph
-            .files
-            .iter()
-            .all(|f| matches!(f.language, Language::Go | Language::Python)),
     };
     let misc = postcard::to_stdvec(&misc).map_err(std::io::Error::other)?;
     Ok(vec![
@@ -535,12 +529,6 @@ impl<'s, 'f> LinkTables<'s, 'f> {
                 .and_then(|b| self.store.decode::<LinkFile>(&b, Sec::LinkFileData));
             Box::new(rec.unwrap_or_else(|| self.missing_file.clone()))
         })
-    }
-
-    /// Whether every file's lookups were recorded and every file is Go or Python: what
-    /// adding and deleting files in place needs.
-    pub fn can_reshape(&self) -> bool {
-        self.misc.lookups && self.misc.go_python
     }
 
     /// Go: the package name the import path `module` is imported as when not renamed.
