@@ -148,30 +148,30 @@ impl LocalPolicy {
         let bonuses = signals::bonuses(idx, &hints, &mut |rel| read_small(&root, rel));
         // A pasted report is ranked by every file's content (see `report`); a question by
         // names and docs, with the content of a shortlist.
-        let report_index = signals::is_report(&query.raw)
-            .then(|| report::content_of(idx, &|rel: &str| read_small(&root, rel)));
-        let ranked: Vec<rank::RankedFile> = match &report_index {
-            Some(content) => report::rank(idx, content, &query.raw, &bonuses),
-            None => {
-                let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
-                // The words choose the files (a report's hints must not crowd them out by
-                // raising the bar); the hints add the files they point at and reorder.
-                let chosen: Vec<usize> = LexIndex::select(ranked.clone())
-                    .iter()
-                    .map(|r| r.file)
-                    .collect();
-                let pointed: Vec<usize> = bonuses
-                    .iter()
-                    .filter(|b| b.1 >= MIN_SIGNAL)
-                    .map(|b| b.0)
-                    .collect();
-                lift_named(&mut ranked, bonuses);
-                ranked
-                    .into_iter()
-                    .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
-                    .take(rank::MAX_FILES)
-                    .collect()
-            }
+        let (ranked, report_index) = if signals::is_report(&query.raw) {
+            let read = |rel: &str| read_small(&root, rel);
+            let (ranked, content) = report::rank_report(idx, &query.raw, &bonuses, &read);
+            (ranked, Some(content))
+        } else {
+            let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
+            // The words choose the files (a report's hints must not crowd them out by
+            // raising the bar); the hints add the files they point at and reorder.
+            let chosen: Vec<usize> = LexIndex::select(ranked.clone())
+                .iter()
+                .map(|r| r.file)
+                .collect();
+            let pointed: Vec<usize> = bonuses
+                .iter()
+                .filter(|b| b.1 >= MIN_SIGNAL)
+                .map(|b| b.0)
+                .collect();
+            lift_named(&mut ranked, bonuses);
+            let kept: Vec<rank::RankedFile> = ranked
+                .into_iter()
+                .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
+                .take(rank::MAX_FILES)
+                .collect();
+            (kept, None)
         };
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
@@ -772,21 +772,7 @@ pub(super) fn window(cites: &[Cite]) -> (u32, u32) {
     (start, num)
 }
 
-/// Reads a shortlisted file for ranking (never a secret file; at most 1 MiB).
-pub(super) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
-    if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel)).is_some() {
-        return None;
-    }
-    let abs = root.join(rel);
-    let meta = std::fs::symlink_metadata(&abs).ok()?;
-    if !meta.is_file()
-        || meta.len() > (1 << 20)
-        || explore_tools::secrets::is_multiply_linked(&meta)
-    {
-        return None;
-    }
-    std::fs::read_to_string(abs).ok()
-}
+pub(super) use super::content::read_small;
 
 /// True when the question spells the word whose stem is `term` with a capital letter
 /// (not counting the question's first word): a name, like GraphQL or Kafka.
