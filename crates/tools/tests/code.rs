@@ -1397,3 +1397,69 @@ fn a_recursive_call_is_one_of_the_callers() {
     );
     assert_eq!(out.matches("Command.Execute (method)").count(), 2, "{out}");
 }
+
+// ---- py-mini (Python) ----
+
+fn py_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/py-mini"))
+    })
+}
+
+/// A name bound once to a class, a function or a bound method is resolved through that
+/// binding: `_Segment = Segment` in a function and `_Seg = Segment` at module level make
+/// `_Segment.set_shape(…)` a call of `Segment.set_shape`; `render_str =
+/// console.render_str` (an annotated parameter) makes `render_str(…)` one of
+/// `Console.render_str`. A name bound twice (`shape` in `rebound`) or bound to a
+/// parameter (`render` in `shadowed`) is not followed.
+#[test]
+fn python_calls_through_a_local_or_module_alias() {
+    for (args, want) in [
+        (
+            json!({"operation":"callers","symbol":"Segment.set_shape"}),
+            "Segment.set_shape (method) at shapes/segment.py:8\n\nCallers:\n  Console.measure (method) at shapes/console.py:32\n  Table.render (method) at shapes/table.py:12",
+        ),
+        (
+            json!({"operation":"callers","symbol":"Console.render_str"}),
+            "Console.render_str (method) at shapes/console.py:19\n\nCallers:\n  Table.render (method) at shapes/table.py:11",
+        ),
+        (
+            json!({"operation":"callees","symbol":"Table.rebound"}),
+            "Table.rebound (method) at shapes/table.py:17\n\nCallees: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"rebound(\" with the bash tool.",
+        ),
+        (
+            json!({"operation":"callees","symbol":"Table.shadowed"}),
+            "Table.shadowed (method) at shapes/table.py:22\n\nCallees: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"shadowed(\" with the bash tool.",
+        ),
+    ] {
+        assert_eq!(text(py_mini(), args), want);
+    }
+}
+
+/// A `@property` is an attribute of its class: of the type its return annotation names
+/// (`options -> "Options"`), else of what its one `return` gives (`size` returns
+/// `self._options`, an `Options()`), so calls on it are precise, not name matches.
+#[test]
+fn python_calls_on_a_property() {
+    assert_eq!(
+        text(
+            py_mini(),
+            json!({"operation":"callers","symbol":"Options.update"})
+        ),
+        "Options.update (method) at shapes/console.py:11\n\nCallers:\n  Table.render (method) at shapes/table.py:13 (+1 more calls)"
+    );
+    let graph = py_mini().graph().unwrap();
+    let update = graph
+        .find(&SymbolQuery::new("Options.update"))
+        .pop()
+        .unwrap()
+        .id;
+    let calls: Vec<(u32, bool)> = graph
+        .edges()
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls && e.to == update)
+        .map(|e| (e.line, e.inferred))
+        .collect();
+    assert_eq!(calls, [(13, false), (14, false)]);
+}
