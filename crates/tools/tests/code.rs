@@ -1463,3 +1463,59 @@ fn python_calls_on_a_property() {
         .collect();
     assert_eq!(calls, [(13, false), (14, false)]);
 }
+
+// ---- overloads: a parameter list in `symbol` ----
+
+/// `Interp.eval(String)` picks the overload whose parameter types match, by simple type
+/// names in order (a header over several lines, with a comment, included); a list no
+/// overload matches lists them all.
+#[test]
+fn java_find_an_overload_by_its_parameter_types() {
+    for (args, want) in [
+        (
+            json!({"operation":"find","symbol":"Interp.eval(String)"}),
+            "Interp.eval (method) at J/util/Interp.java:20\n  public Object eval(String statements) throws Exception",
+        ),
+        (
+            json!({"operation":"find","symbol":"eval(java.io.Reader in, String name)"}),
+            "Interp.eval (method) at J/util/Interp.java:9\n  public Object eval(Reader in, String name) throws Exception",
+        ),
+        (
+            json!({"operation":"find","symbol":"Interp.eval(String, Map<String, Object>)"}),
+            "Interp.eval (method) at J/util/Interp.java:24\n  public Object eval(final String statements, Map<String, Object> scope) throws Exception",
+        ),
+        (
+            json!({"operation":"find","symbol":"join(String, String, String)"}),
+            "Interp.join (method) at J/util/Interp.java:28\n  public static String join(String sep, String... parts)",
+        ),
+        (
+            json!({"operation":"find","symbol":"Interp.eval(int)"}),
+            "Found 4 symbols matching \"Interp.eval(int)\":\n  Interp.eval (method) at J/util/Interp.java:9\n  Interp.eval (method) at J/util/Interp.java:16\n  Interp.eval (method) at J/util/Interp.java:20\n  Interp.eval (method) at J/util/Interp.java:24",
+        ),
+        // An empty list is no list.
+        (
+            json!({"operation":"find","symbol":"Interp.join()"}),
+            "Interp.join (method) at J/util/Interp.java:28\n  public static String join(String sep, String... parts)",
+        ),
+    ] {
+        assert_eq!(jtext(args), want);
+    }
+    // Relationship operations resolve the overload the same way.
+    assert_eq!(
+        jtext(json!({"operation":"callees","symbol":"Interp.eval(Reader)"})),
+        "Interp.eval (method) at J/util/Interp.java:16\n\nCallees:\n  Interp.eval (method) at J/util/Interp.java:9, called at line 17"
+    );
+}
+
+/// A Python parameter without an annotation matches any type; `cls` and `self` are not
+/// parameters.
+#[test]
+fn python_parameter_lists_match_untyped_parameters() {
+    assert_eq!(
+        text(
+            py_mini(),
+            json!({"operation":"find","symbol":"Segment.set_shape(list, int)"})
+        ),
+        "Segment.set_shape (method) at shapes/segment.py:8\n  def set_shape(cls, lines, width):"
+    );
+}
