@@ -97,8 +97,9 @@ impl LocalPolicy {
                     return calls;
                 }
                 // No linked caller: calls at module level, through function values or
-                // registries are not edges of the graph; the text may show them.
-                if op == "callers"
+                // registries are not edges of the graph; the text may show them. Nor are
+                // all uses of a type (a class instantiated in a `raise`, passed as a value).
+                if matches!(op, "callers" | "usages")
                     && !narrowed
                     && hits.iter().all(|h| h.section.is_none())
                     && let Some(calls) = self.text_search(op, sym, false)
