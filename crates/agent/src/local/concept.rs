@@ -318,9 +318,14 @@ impl LocalPolicy {
                     kind: Some(s.kind.clone()),
                 });
             }
+            // A file with no symbol to cite (a report's ranking reads no shortlist) cites
+            // its line that holds most of the question's words.
             if cites.is_empty()
-                && let Some(text) = contents.get(&path)
-                && let Some(line) = best_line(text, &query.terms)
+                && let Some(text) = contents
+                    .get(&path)
+                    .cloned()
+                    .or_else(|| read_small(&root, &path))
+                && let Some(line) = best_line(&text, &query.terms)
             {
                 cites.push(Cite {
                     line,
@@ -642,7 +647,13 @@ fn fit_reads(plans: &mut Vec<Plan>, after: usize) {
                                     && (give == Give::Other || body.is_empty()))
                         };
                         let groups = clusters(p.cites.clone());
-                        match groups.iter().rev().find(|g| !g.iter().any(keep)) {
+                        // An empty group (a file with no citation is still read) has
+                        // nothing to give.
+                        match groups
+                            .iter()
+                            .rev()
+                            .find(|g| !g.is_empty() && !g.iter().any(keep))
+                        {
                             Some(g) => g.iter().map(|c| c.line).collect(),
                             None => break,
                         }
@@ -888,6 +899,19 @@ mod tests {
         fit_reads(&mut plans, 1);
         assert_eq!(lines_of(&plans)[0], vec![45]);
         assert_eq!(lines_of(&plans)[2], vec![45]);
+    }
+
+    #[test]
+    fn a_file_with_nothing_to_cite_ends_the_fitting() {
+        // Files with no citation are still read (one empty stretch each) and have nothing
+        // to give: the fitting ends instead of looping (a report's ranking cites nothing
+        // in a file without symbols).
+        let mut plans: Vec<Plan> = (0..7).map(|r| plan(r, Vec::new(), Vec::new())).collect();
+        plans[0].body = vec![cite(526, 554)];
+        plans[0].body_first = true;
+        fit_reads(&mut plans, 1);
+        assert_eq!(plans.len(), 7);
+        assert_eq!(lines_of(&plans)[1], Vec::<u32>::new());
     }
 
     #[test]
