@@ -63,6 +63,12 @@ impl TokenCounter {
         })
     }
 
+    /// Whether the tokenizer was built (a count was needed).
+    #[cfg(test)]
+    pub(crate) fn is_built(&self) -> bool {
+        self.bpe.get().is_some()
+    }
+
     /// The encoding's name, for `_metadata`.
     pub fn encoding(&self) -> &'static str {
         self.encoding

@@ -867,9 +867,15 @@ impl<'a> Run<'a> {
     }
 
     /// Caps an output at the configured tokens, spilling the whole text for paging.
+    ///
+    /// Only a metered run's outputs: the cap keeps one output from filling a model's
+    /// context. An unmetered run (the local engine) sends nothing to a model and reads the
+    /// outputs' typed findings, never their text (which is all the cap cuts), so its
+    /// outputs pass whole. Counting them would build the tokenizer for any output over
+    /// the cap in bytes: most of a warm local answer's CPU, for a count nobody uses.
     fn cap_output(&mut self, text: String) -> String {
         let cap = self.config.tool_output_tokens;
-        if self.counter.fits(&text, cap) {
+        if !self.metered || self.counter.fits(&text, cap) {
             return text;
         }
         let tokens = self.counter.count(&text);
@@ -1304,6 +1310,50 @@ fn short(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run of `engine` over an empty repository, with outputs capped at 50 tokens.
+    fn capped_run(engine: Engine, config: &RunConfig, f: impl FnOnce(&mut Run<'_>)) {
+        let dir = tempfile::tempdir().unwrap();
+        let registry = Registry::new(
+            explore_tools::RepoRoot::new(dir.path()).unwrap(),
+            explore_tools::RegistryOptions::default(),
+        );
+        let metered = engine != Engine::Local;
+        let model = metered.then(|| "gpt-4o".to_string());
+        let sink = crate::event::NullSink;
+        let mut run = Run::new(&registry, model, engine, metered, config, &sink);
+        f(&mut run);
+    }
+
+    #[test]
+    fn only_a_metered_run_counts_and_cuts_its_outputs() {
+        let mut config = RunConfig::new("q");
+        config.tool_output_tokens = 50;
+        let long: String = (0..200)
+            .map(|i| format!("line {i} of the output\n"))
+            .collect();
+        capped_run(Engine::Local, &config, |run| {
+            assert_eq!(run.cap_output(long.clone()), long);
+            assert_eq!(run.metrics.cut_outputs, 0);
+            assert!(!run.counter.is_built(), "no tokenizer for a local run");
+        });
+        capped_run(Engine::Llm, &config, |run| {
+            let cut = run.cap_output(long.clone());
+            assert!(cut.contains("[output cut: it is "), "{cut}");
+            assert_eq!(run.metrics.cut_outputs, 1);
+            // Short outputs still fit without a count.
+            let mut fresh = Run::new(
+                run.registry,
+                run.model.clone(),
+                Engine::Llm,
+                true,
+                run.config,
+                run.sink,
+            );
+            assert_eq!(fresh.cap_output("fn main() {}".into()), "fn main() {}");
+            assert!(!fresh.counter.is_built());
+        });
+    }
 
     #[test]
     fn numbers_are_grouped() {

@@ -747,3 +747,31 @@ async fn a_fan_out_whose_answers_overlap_is_not_a_doom_loop() {
     assert_eq!(r.metadata.stop_reason, StopReason::Answered, "{}", r.answer);
     assert!(!r.relevant_files.is_empty());
 }
+
+/// The output cap protects a model's context: the local engine reads the outputs' findings,
+/// not their text, so its outputs are neither counted nor cut, and a tiny cap answers as
+/// the default one does.
+#[tokio::test]
+async fn a_local_run_does_not_cut_its_outputs() {
+    let question = "how are webhooks handled";
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let root = RepoRoot::new(fixture("relay")).unwrap_or_else(|e| panic!("{e}"));
+    let registry = Registry::new(root, options);
+    let mut config = RunConfig::new(question);
+    config.tool_output_tokens = 20;
+    let mut policy = LocalPolicy::new(registry.clone());
+    let tiny = explore(&registry, &mut policy, &config, &NullSink)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tiny.metadata.extra["cut_outputs"], 0);
+    assert!(tiny.metadata.tool_calls.get("read").is_some_and(|&n| n > 0));
+    let default = ask("relay", question).await;
+    assert_eq!(files(&tiny), files(&default));
+    assert_clean(&tiny);
+}

@@ -1397,3 +1397,125 @@ fn a_recursive_call_is_one_of_the_callers() {
     );
     assert_eq!(out.matches("Command.Execute (method)").count(), 2, "{out}");
 }
+
+// ---- py-mini (Python) ----
+
+fn py_mini() -> &'static CodeTool {
+    static T: OnceLock<CodeTool> = OnceLock::new();
+    T.get_or_init(|| {
+        tool_for(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/py-mini"))
+    })
+}
+
+/// A name bound once to a class, a function or a bound method is resolved through that
+/// binding: `_Segment = Segment` in a function and `_Seg = Segment` at module level make
+/// `_Segment.set_shape(…)` a call of `Segment.set_shape`; `render_str =
+/// console.render_str` (an annotated parameter) makes `render_str(…)` one of
+/// `Console.render_str`. A name bound twice (`shape` in `rebound`) or bound to a
+/// parameter (`render` in `shadowed`) is not followed.
+#[test]
+fn python_calls_through_a_local_or_module_alias() {
+    for (args, want) in [
+        (
+            json!({"operation":"callers","symbol":"Segment.set_shape"}),
+            "Segment.set_shape (method) at shapes/segment.py:8\n\nCallers:\n  Console.measure (method) at shapes/console.py:32\n  Table.render (method) at shapes/table.py:12",
+        ),
+        (
+            json!({"operation":"callers","symbol":"Console.render_str"}),
+            "Console.render_str (method) at shapes/console.py:19\n\nCallers:\n  Table.render (method) at shapes/table.py:11",
+        ),
+        (
+            json!({"operation":"callees","symbol":"Table.rebound"}),
+            "Table.rebound (method) at shapes/table.py:17\n\nCallees: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"rebound(\" with the bash tool.",
+        ),
+        (
+            json!({"operation":"callees","symbol":"Table.shadowed"}),
+            "Table.shadowed (method) at shapes/table.py:22\n\nCallees: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"shadowed(\" with the bash tool.",
+        ),
+    ] {
+        assert_eq!(text(py_mini(), args), want);
+    }
+}
+
+/// A `@property` is an attribute of its class: of the type its return annotation names
+/// (`options -> "Options"`), else of what its one `return` gives (`size` returns
+/// `self._options`, an `Options()`), so calls on it are precise, not name matches.
+#[test]
+fn python_calls_on_a_property() {
+    assert_eq!(
+        text(
+            py_mini(),
+            json!({"operation":"callers","symbol":"Options.update"})
+        ),
+        "Options.update (method) at shapes/console.py:11\n\nCallers:\n  Table.render (method) at shapes/table.py:13 (+1 more calls)"
+    );
+    let graph = py_mini().graph().unwrap();
+    let update = graph
+        .find(&SymbolQuery::new("Options.update"))
+        .pop()
+        .unwrap()
+        .id;
+    let calls: Vec<(u32, bool)> = graph
+        .edges()
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls && e.to == update)
+        .map(|e| (e.line, e.inferred))
+        .collect();
+    assert_eq!(calls, [(13, false), (14, false)]);
+}
+
+// ---- overloads: a parameter list in `symbol` ----
+
+/// `Interp.eval(String)` picks the overload whose parameter types match, by simple type
+/// names in order (a header over several lines, with a comment, included); a list no
+/// overload matches lists them all.
+#[test]
+fn java_find_an_overload_by_its_parameter_types() {
+    for (args, want) in [
+        (
+            json!({"operation":"find","symbol":"Interp.eval(String)"}),
+            "Interp.eval (method) at J/util/Interp.java:20\n  public Object eval(String statements) throws Exception",
+        ),
+        (
+            json!({"operation":"find","symbol":"eval(java.io.Reader in, String name)"}),
+            "Interp.eval (method) at J/util/Interp.java:9\n  public Object eval(Reader in, String name) throws Exception",
+        ),
+        (
+            json!({"operation":"find","symbol":"Interp.eval(String, Map<String, Object>)"}),
+            "Interp.eval (method) at J/util/Interp.java:24\n  public Object eval(final String statements, Map<String, Object> scope) throws Exception",
+        ),
+        (
+            json!({"operation":"find","symbol":"join(String, String, String)"}),
+            "Interp.join (method) at J/util/Interp.java:28\n  public static String join(String sep, String... parts)",
+        ),
+        (
+            json!({"operation":"find","symbol":"Interp.eval(int)"}),
+            "Found 4 symbols matching \"Interp.eval(int)\":\n  Interp.eval (method) at J/util/Interp.java:9\n  Interp.eval (method) at J/util/Interp.java:16\n  Interp.eval (method) at J/util/Interp.java:20\n  Interp.eval (method) at J/util/Interp.java:24",
+        ),
+        // An empty list is no list.
+        (
+            json!({"operation":"find","symbol":"Interp.join()"}),
+            "Interp.join (method) at J/util/Interp.java:28\n  public static String join(String sep, String... parts)",
+        ),
+    ] {
+        assert_eq!(jtext(args), want);
+    }
+    // Relationship operations resolve the overload the same way.
+    assert_eq!(
+        jtext(json!({"operation":"callees","symbol":"Interp.eval(Reader)"})),
+        "Interp.eval (method) at J/util/Interp.java:16\n\nCallees:\n  Interp.eval (method) at J/util/Interp.java:9, called at line 17"
+    );
+}
+
+/// A Python parameter without an annotation matches any type; `cls` and `self` are not
+/// parameters.
+#[test]
+fn python_parameter_lists_match_untyped_parameters() {
+    assert_eq!(
+        text(
+            py_mini(),
+            json!({"operation":"find","symbol":"Segment.set_shape(list, int)"})
+        ),
+        "Segment.set_shape (method) at shapes/segment.py:8\n  def set_shape(cls, lines, width):"
+    );
+}

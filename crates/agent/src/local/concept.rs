@@ -148,30 +148,30 @@ impl LocalPolicy {
         let bonuses = signals::bonuses(idx, &hints, &mut |rel| read_small(&root, rel));
         // A pasted report is ranked by every file's content (see `report`); a question by
         // names and docs, with the content of a shortlist.
-        let report_index = signals::is_report(&query.raw)
-            .then(|| report::content_of(idx, &|rel: &str| read_small(&root, rel)));
-        let ranked: Vec<rank::RankedFile> = match &report_index {
-            Some(content) => report::rank(idx, content, &query.raw, &bonuses),
-            None => {
-                let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
-                // The words choose the files (a report's hints must not crowd them out by
-                // raising the bar); the hints add the files they point at and reorder.
-                let chosen: Vec<usize> = LexIndex::select(ranked.clone())
-                    .iter()
-                    .map(|r| r.file)
-                    .collect();
-                let pointed: Vec<usize> = bonuses
-                    .iter()
-                    .filter(|b| b.1 >= MIN_SIGNAL)
-                    .map(|b| b.0)
-                    .collect();
-                lift_named(&mut ranked, bonuses);
-                ranked
-                    .into_iter()
-                    .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
-                    .take(rank::MAX_FILES)
-                    .collect()
-            }
+        let (ranked, report_index) = if signals::is_report(&query.raw) {
+            let read = |rel: &str| read_small(&root, rel);
+            let (ranked, content) = report::rank_report(idx, &query.raw, &bonuses, &read);
+            (ranked, Some(content))
+        } else {
+            let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
+            // The words choose the files (a report's hints must not crowd them out by
+            // raising the bar); the hints add the files they point at and reorder.
+            let chosen: Vec<usize> = LexIndex::select(ranked.clone())
+                .iter()
+                .map(|r| r.file)
+                .collect();
+            let pointed: Vec<usize> = bonuses
+                .iter()
+                .filter(|b| b.1 >= MIN_SIGNAL)
+                .map(|b| b.0)
+                .collect();
+            lift_named(&mut ranked, bonuses);
+            let kept: Vec<rank::RankedFile> = ranked
+                .into_iter()
+                .filter(|r| chosen.contains(&r.file) || pointed.contains(&r.file))
+                .take(rank::MAX_FILES)
+                .collect();
+            (kept, None)
         };
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
@@ -318,9 +318,14 @@ impl LocalPolicy {
                     kind: Some(s.kind.clone()),
                 });
             }
+            // A file with no symbol to cite (a report's ranking reads no shortlist) cites
+            // its line that holds most of the question's words.
             if cites.is_empty()
-                && let Some(text) = contents.get(&path)
-                && let Some(line) = best_line(text, &query.terms)
+                && let Some(text) = contents
+                    .get(&path)
+                    .cloned()
+                    .or_else(|| read_small(&root, &path))
+                && let Some(line) = best_line(&text, &query.terms)
             {
                 cites.push(Cite {
                     line,
@@ -642,7 +647,13 @@ fn fit_reads(plans: &mut Vec<Plan>, after: usize) {
                                     && (give == Give::Other || body.is_empty()))
                         };
                         let groups = clusters(p.cites.clone());
-                        match groups.iter().rev().find(|g| !g.iter().any(keep)) {
+                        // An empty group (a file with no citation is still read) has
+                        // nothing to give.
+                        match groups
+                            .iter()
+                            .rev()
+                            .find(|g| !g.is_empty() && !g.iter().any(keep))
+                        {
                             Some(g) => g.iter().map(|c| c.line).collect(),
                             None => break,
                         }
@@ -772,21 +783,7 @@ pub(super) fn window(cites: &[Cite]) -> (u32, u32) {
     (start, num)
 }
 
-/// Reads a shortlisted file for ranking (never a secret file; at most 1 MiB).
-pub(super) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
-    if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel)).is_some() {
-        return None;
-    }
-    let abs = root.join(rel);
-    let meta = std::fs::symlink_metadata(&abs).ok()?;
-    if !meta.is_file()
-        || meta.len() > (1 << 20)
-        || explore_tools::secrets::is_multiply_linked(&meta)
-    {
-        return None;
-    }
-    std::fs::read_to_string(abs).ok()
-}
+pub(super) use super::content::read_small;
 
 /// True when the question spells the word whose stem is `term` with a capital letter
 /// (not counting the question's first word): a name, like GraphQL or Kafka.
@@ -902,6 +899,19 @@ mod tests {
         fit_reads(&mut plans, 1);
         assert_eq!(lines_of(&plans)[0], vec![45]);
         assert_eq!(lines_of(&plans)[2], vec![45]);
+    }
+
+    #[test]
+    fn a_file_with_nothing_to_cite_ends_the_fitting() {
+        // Files with no citation are still read (one empty stretch each) and have nothing
+        // to give: the fitting ends instead of looping (a report's ranking cites nothing
+        // in a file without symbols).
+        let mut plans: Vec<Plan> = (0..7).map(|r| plan(r, Vec::new(), Vec::new())).collect();
+        plans[0].body = vec![cite(526, 554)];
+        plans[0].body_first = true;
+        fit_reads(&mut plans, 1);
+        assert_eq!(plans.len(), 7);
+        assert_eq!(lines_of(&plans)[1], Vec::<u32>::new());
     }
 
     #[test]

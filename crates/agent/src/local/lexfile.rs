@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use explore_tools::code::CodeTool;
 
 use super::rank::{Backing, Corpus, LexIndex, Memory, Parts, Posting, SymbolInfo};
-use super::{corpus, lexical};
+use super::{contentfile, corpus, lexical};
 
 /// The first bytes of a lexical index file.
 const MAGIC: &[u8] = b"explore lexical index\n";
@@ -89,23 +89,23 @@ fn build_digest() -> [u8; 16] {
     })
 }
 
-fn first16(bytes: &[u8]) -> [u8; 16] {
+pub(super) fn first16(bytes: &[u8]) -> [u8; 16] {
     let mut out = [0u8; 16];
     out.copy_from_slice(&bytes[..16]);
     out
 }
 
-fn hash16(bytes: &[u8]) -> [u8; 16] {
+pub(super) fn hash16(bytes: &[u8]) -> [u8; 16] {
     first16(blake3::hash(bytes).as_bytes())
 }
 
-fn hash8(bytes: &[u8]) -> [u8; 8] {
+pub(super) fn hash8(bytes: &[u8]) -> [u8; 8] {
     let mut out = [0u8; 8];
     out.copy_from_slice(&blake3::hash(bytes).as_bytes()[..8]);
     out
 }
 
-/// Why a lexical index file cannot be used.
+/// Why a lexical index file (or its content part, `contentfile`) cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LexFileError {
     /// The file could not be read or written.
@@ -115,10 +115,12 @@ pub enum LexFileError {
     #[error("it is not a lexical index file")]
     NotALexFile,
     /// Another layout version.
-    #[error("it has format {found}, this build reads {LEX_VERSION}")]
+    #[error("it has format {found}, this build reads {reads}")]
     Version {
         /// The version in the file.
         found: u32,
+        /// The version this build reads.
+        reads: u32,
     },
     /// Written by a build whose ranking or text code differs.
     #[error("it was written by another build of the ranking")]
@@ -185,27 +187,31 @@ pub fn build_and_save(
     idx
 }
 
-/// Writes the index for the code index `code` has just refreshed, unless a fresh one is
-/// there already: `explore index` warms it with the code index, so the first concept
-/// question reads it instead of building it.
+/// Writes the index for the code index `code` has just refreshed, and its content part
+/// (`contentfile`), unless fresh ones are there already: `explore index` warms them with
+/// the code index, so the first concept question and the first pasted report read them
+/// instead of building them.
 pub fn refresh(code: &CodeTool, root: &Path) {
     let (Some(path), Some(store)) = (code.cache_path().map(|c| path_for(&c)), code.fresh_store())
     else {
         return;
     };
-    if open(&path, root, store.key()).is_ok() {
-        return;
-    }
-    let Ok(graph) = code.graph() else {
-        return;
+    let idx = match open(&path, root, store.key()) {
+        Ok(idx) => idx,
+        Err(_) => {
+            let Ok(graph) = code.graph() else {
+                return;
+            };
+            if graph.symbols().is_empty() {
+                return;
+            }
+            let corpus = corpus::from_graph(&graph);
+            drop(graph);
+            let sources = lexical::list_sources(root);
+            build_and_save(corpus, root, &sources, Some(&path), Some(store.key()))
+        }
     };
-    if graph.symbols().is_empty() {
-        return;
-    }
-    let corpus = corpus::from_graph(&graph);
-    drop(graph);
-    let sources = lexical::list_sources(root);
-    build_and_save(corpus, root, &sources, Some(&path), Some(store.key()));
+    contentfile::refresh(&idx);
 }
 
 /// The sections, in file order.
@@ -248,11 +254,13 @@ impl Sec {
     }
 }
 
+/// Where a section lies (from the end of the header), and its blake3 when it is checked
+/// whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct SectionRef {
-    offset: u64,
-    len: u64,
-    hash: [u8; 16],
+pub(super) struct SectionRef {
+    pub offset: u64,
+    pub len: u64,
+    pub hash: [u8; 16],
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -291,21 +299,21 @@ impl SourceStat {
     }
 }
 
-fn len_u32(n: usize) -> std::io::Result<u32> {
+pub(super) fn len_u32(n: usize) -> std::io::Result<u32> {
     u32::try_from(n).map_err(|_| std::io::Error::other("the lexical index is too large"))
 }
 
-fn put_u32(out: &mut Vec<u8>, v: u32) {
+pub(super) fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn u32_at(bytes: &[u8], i: usize) -> Option<u32> {
+pub(super) fn u32_at(bytes: &[u8], i: usize) -> Option<u32> {
     let start = i.checked_mul(4)?;
     let b = bytes.get(start..start.checked_add(4)?)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-fn u64_at(bytes: &[u8], i: usize) -> Option<u64> {
+pub(super) fn u64_at(bytes: &[u8], i: usize) -> Option<u64> {
     let start = i.checked_mul(8)?;
     let b = bytes.get(start..start.checked_add(8)?)?;
     let mut a = [0u8; 8];
@@ -314,7 +322,9 @@ fn u64_at(bytes: &[u8], i: usize) -> Option<u64> {
 }
 
 /// Record tables: u64 offsets, and records of a checksum then the postcard value.
-fn records<T: Serialize>(items: impl Iterator<Item = T>) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+pub(super) fn records<T: Serialize>(
+    items: impl Iterator<Item = T>,
+) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
     let mut offsets = 0u64.to_le_bytes().to_vec();
     let mut data = Vec::new();
     let mut body = Vec::new();
@@ -328,9 +338,25 @@ fn records<T: Serialize>(items: impl Iterator<Item = T>) -> std::io::Result<(Vec
     Ok((offsets, data))
 }
 
+/// Which file an index was written to or read from, and the state it was keyed by: what
+/// its content part (`contentfile`) is keyed by in turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Stored {
+    /// The lexical index file.
+    pub path: PathBuf,
+    /// The repository root it was built for.
+    pub root: PathBuf,
+    /// The code store's key.
+    pub store_key: [u8; 16],
+    /// The blake3 of its header (in its prefix), which covers the file list and the stats
+    /// of the files the graph does not parse.
+    pub id: [u8; 16],
+}
+
 /// Writes the index `idx` (built in memory) for `root` at `path`, keyed by the code
 /// store's `store_key`, with the stats of the files the graph does not parse. Written to
 /// a temporary file and renamed into place, so a reader sees the old file or the new.
+/// The index then knows where it is stored ([`LexIndex::stored`]).
 pub fn save(
     path: &Path,
     root: &Path,
@@ -338,13 +364,26 @@ pub fn save(
     idx: &LexIndex,
     sources: &[SourceStat],
 ) -> std::io::Result<()> {
-    let parts = encode(root, store_key, idx, sources)?;
+    let (parts, id) = encode(root, store_key, idx, sources)?;
+    write_replacing(path, &parts)?;
+    idx.set_stored(Stored {
+        path: path.to_path_buf(),
+        root: root.to_path_buf(),
+        store_key,
+        id,
+    });
+    Ok(())
+}
+
+/// Writes `parts` to a temporary file beside `path` and renames it into place, so a
+/// reader sees the old file or the new.
+pub(super) fn write_replacing(path: &Path, parts: &[Vec<u8>]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("lex");
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let written = (|| {
         let mut f = File::create(&tmp)?;
-        for p in &parts {
+        for p in parts {
             f.write_all(p)?;
         }
         f.sync_data()?;
@@ -356,13 +395,13 @@ pub fn save(
     written
 }
 
-/// The file's bytes: prefix and header, then each section.
+/// The file's bytes (prefix and header, then each section) and the blake3 of its header.
 fn encode(
     root: &Path,
     store_key: [u8; 16],
     idx: &LexIndex,
     sources: &[SourceStat],
-) -> std::io::Result<Vec<Vec<u8>>> {
+) -> std::io::Result<(Vec<Vec<u8>>, [u8; 16])> {
     let Some(memory) = idx.backing().memory() else {
         return Err(std::io::Error::other(
             "only an index built in memory is written",
@@ -371,21 +410,13 @@ fn encode(
     let mut terms: Vec<(&String, &Vec<Posting>)> = memory.postings.iter().collect();
     terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
     let (post_offsets, post_data) = records(terms.iter().map(|t| t.1))?;
-    let mut term_sec = Vec::new();
-    put_u32(&mut term_sec, len_u32(terms.len())?);
-    let mut at = 0usize;
-    put_u32(&mut term_sec, 0);
-    for (t, _) in &terms {
-        at += t.len();
-        put_u32(&mut term_sec, len_u32(at)?);
-    }
-    for (_, p) in &terms {
-        put_u32(&mut term_sec, len_u32(p.len())?);
-    }
-    term_sec.extend_from_slice(&post_offsets);
-    for (t, _) in &terms {
-        term_sec.extend_from_slice(t.as_bytes());
-    }
+    let term_sec = term_table(
+        &terms
+            .iter()
+            .map(|(t, p)| (t.as_str(), p.len()))
+            .collect::<Vec<_>>(),
+        &post_offsets,
+    )?;
     let symbols = &memory.corpus.symbols;
     let (sym_offsets, sym_data) = records(symbols.iter())?;
     let parts = postcard::to_stdvec(idx.parts()).map_err(std::io::Error::other)?;
@@ -425,23 +456,47 @@ fn encode(
     head.extend_from_slice(&build_digest());
     head.extend_from_slice(&store_key);
     put_u32(&mut head, len_u32(header.len())?);
-    head.extend_from_slice(&hash16(&header));
+    let id = hash16(&header);
+    head.extend_from_slice(&id);
     head.extend_from_slice(&header);
     let mut out = vec![head];
     out.extend(sections.into_iter().map(|(_, b)| b));
+    Ok((out, id))
+}
+
+/// The term table of sorted `terms` with their df, and the offsets of their postings
+/// records: u32 n, n+1 u32 offsets into the blob, n u32 df, the n+1 u64 offsets, the blob
+/// (read back by [`Terms`]).
+pub(super) fn term_table(terms: &[(&str, usize)], post_offsets: &[u8]) -> std::io::Result<Vec<u8>> {
+    let blob: usize = terms.iter().map(|t| t.0.len()).sum();
+    let mut out = Vec::with_capacity(4 + terms.len() * 8 + post_offsets.len() + blob + 4);
+    put_u32(&mut out, len_u32(terms.len())?);
+    let mut at = 0usize;
+    put_u32(&mut out, 0);
+    for (t, _) in terms {
+        at += t.len();
+        put_u32(&mut out, len_u32(at)?);
+    }
+    for (_, df) in terms {
+        put_u32(&mut out, len_u32(*df)?);
+    }
+    out.extend_from_slice(post_offsets);
+    for (t, _) in terms {
+        out.extend_from_slice(t.as_bytes());
+    }
     Ok(out)
 }
 
 /// Fills `buf` from `file` at `offset` without a shared cursor.
 #[cfg(unix)]
-fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+pub(super) fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt;
     file.read_exact_at(buf, offset)
 }
 
 /// Fills `buf` from `file` at `offset` (Windows: `seek_read` until full).
 #[cfg(windows)]
-fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+pub(super) fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
     use std::os::windows::fs::FileExt;
     let mut done = 0;
     while done < buf.len() {
@@ -471,7 +526,10 @@ pub fn open(path: &Path, root: &Path, store_key: [u8; 16]) -> Result<LexIndex, L
     let (version, rest) = rest.split_at(4);
     let found = u32_at(version, 0).ok_or(LexFileError::NotALexFile)?;
     if found != LEX_VERSION {
-        return Err(LexFileError::Version { found });
+        return Err(LexFileError::Version {
+            found,
+            reads: LEX_VERSION,
+        });
     }
     let (digest, rest) = rest.split_at(16);
     if digest != build_digest() {
@@ -557,20 +615,27 @@ pub fn open(path: &Path, root: &Path, store_key: [u8; 16]) -> Result<LexIndex, L
         files: parts.files.clone(),
         ..reader
     };
-    Ok(LexIndex::from_parts(parts, Box::new(reader)))
+    let idx = LexIndex::from_parts(parts, Box::new(reader));
+    idx.set_stored(Stored {
+        path: path.to_path_buf(),
+        root: root.to_path_buf(),
+        store_key,
+        id: first16(header_hash),
+    });
+    Ok(idx)
 }
 
-/// The term table of [`Sec::Terms`], borrowed.
-struct Terms<'a> {
-    n: usize,
-    offsets: &'a [u8],
-    df: &'a [u8],
-    postings: &'a [u8],
-    blob: &'a [u8],
+/// The term table of [`Sec::Terms`] (and of the content file's), borrowed.
+pub(super) struct Terms<'a> {
+    pub n: usize,
+    pub offsets: &'a [u8],
+    pub df: &'a [u8],
+    pub postings: &'a [u8],
+    pub blob: &'a [u8],
 }
 
 impl<'a> Terms<'a> {
-    fn parse(bytes: &'a [u8]) -> Option<Self> {
+    pub(super) fn parse(bytes: &'a [u8]) -> Option<Self> {
         let n = u32_at(bytes, 0)? as usize;
         let offsets_end = 4 + (n + 1) * 4;
         let df_end = offsets_end + n * 4;
@@ -588,7 +653,7 @@ impl<'a> Terms<'a> {
     }
 
     /// Offsets that stay within the blob and the postings, never decreasing.
-    fn valid(&self, postings_len: u64) -> bool {
+    pub(super) fn valid(&self, postings_len: u64) -> bool {
         u32_at(self.offsets, 0) == Some(0)
             && u32_at(self.offsets, self.n).is_some_and(|e| e as usize == self.blob.len())
             && (0..self.n).all(|i| u32_at(self.offsets, i) <= u32_at(self.offsets, i + 1))
@@ -604,7 +669,7 @@ impl<'a> Terms<'a> {
     }
 
     /// The index of `term`, by binary search.
-    fn find(&self, term: &str) -> Option<usize> {
+    pub(super) fn find(&self, term: &str) -> Option<usize> {
         let (mut lo, mut hi) = (0, self.n);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -838,7 +903,7 @@ impl Backing for Memory {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::path::PathBuf;
 
     use explore_tools::code::IndexOptions;
@@ -888,13 +953,13 @@ mod tests {
     }
 
     /// A copy of a fixture and a cache folder, both temporary.
-    struct Repo {
+    pub(crate) struct Repo {
         _dir: tempfile::TempDir,
-        root: PathBuf,
-        cache: PathBuf,
+        pub root: PathBuf,
+        pub cache: PathBuf,
     }
 
-    fn repo(name: &str) -> Repo {
+    pub(crate) fn repo(name: &str) -> Repo {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(name);
         copy_dir(&fixture(name), &root);
@@ -907,7 +972,7 @@ mod tests {
         }
     }
 
-    fn registry(r: &Repo) -> Registry {
+    pub(crate) fn registry(r: &Repo) -> Registry {
         let options = RegistryOptions {
             index: IndexOptions {
                 cache_dir: Some(r.cache.clone()),
@@ -919,15 +984,15 @@ mod tests {
     }
 
     /// The lexical index file of a registry's repository.
-    fn lex_path(reg: &Registry) -> PathBuf {
+    pub(crate) fn lex_path(reg: &Registry) -> PathBuf {
         path_for(&reg.code().cache_path().unwrap())
     }
 
-    fn store_key(reg: &Registry) -> [u8; 16] {
+    pub(crate) fn store_key(reg: &Registry) -> [u8; 16] {
         reg.code().fresh_store().unwrap().key()
     }
 
-    async fn ask(reg: &Registry, question: &str) -> ExploreResult {
+    pub(crate) async fn ask(reg: &Registry, question: &str) -> ExploreResult {
         let mut policy = LocalPolicy::new(reg.clone());
         explore(reg, &mut policy, &RunConfig::new(question), &NullSink)
             .await
@@ -935,7 +1000,7 @@ mod tests {
     }
 
     /// `(path, lines)` of every relevant file: what an answer says.
-    fn cited(r: &ExploreResult) -> Vec<(String, Vec<u32>)> {
+    pub(crate) fn cited(r: &ExploreResult) -> Vec<(String, Vec<u32>)> {
         r.relevant_files
             .iter()
             .map(|f| (f.path.clone(), f.locations.iter().map(|l| l.line).collect()))
@@ -943,7 +1008,7 @@ mod tests {
     }
 
     /// The index of a fixture built in memory from its graph, as the engine builds it.
-    fn built(r: &Repo) -> (Registry, LexIndex) {
+    pub(crate) fn built(r: &Repo) -> (Registry, LexIndex) {
         let reg = registry(r);
         let graph = reg.code().graph().unwrap();
         let corpus = corpus::from_graph(&graph);

@@ -29,6 +29,8 @@
 mod body;
 pub mod classify;
 mod concept;
+mod content;
+mod contentfile;
 pub mod corpus;
 pub mod evidence;
 pub mod lexfile;

@@ -76,6 +76,9 @@ pub struct SymbolRef {
     /// File struct in afero's mem package" → `afero`, `mem`). They narrow candidates and
     /// never empty them: a word that matches none is dropped.
     pub within: Vec<String>,
+    /// A parameter list the question wrote after the name (`(String)` of
+    /// `Interpreter.eval(String)`): the `code` tool keeps the overloads it matches.
+    pub params: Option<String>,
 }
 
 impl SymbolRef {
@@ -95,7 +98,20 @@ impl SymbolRef {
             }
             _ => (name, Vec::new()),
         };
-        Self { name, kind, within }
+        Self {
+            name,
+            kind,
+            within,
+            params: None,
+        }
+    }
+
+    /// The name as the `code` tool is asked for it: with the parameter list, if any.
+    pub fn asked(&self) -> String {
+        match &self.params {
+            Some(p) => format!("{}{p}", self.name),
+            None => self.name.clone(),
+        }
     }
 
     /// The same reference with more `within` words.
@@ -169,6 +185,7 @@ const OVERRIDES: Build = |s| {
         name: s.leaf().to_string(),
         kind: None,
         within: s.within,
+        params: None,
     })
 };
 
@@ -783,7 +800,7 @@ fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
 /// it lives ("in afero's mem package", "the logrus TextFormatter", "(marshmallow.validate)").
 /// Owners become part of the name; places become `within` words, which only narrow.
 fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
-    let (slot, mut places, not_method) = strip_asides(slot);
+    let (slot, mut places, not_method) = strip_asides(&join_param_lists(slot));
     // A place said as such ("in package errs", "storage/sql.py", "(marshmallow.validate)")
     // marks the word before it as a name.
     let mut named_place = !places.is_empty();
@@ -975,7 +992,38 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         Some(o) => format!("{o}.{ident}"),
         None => ident,
     };
-    Some(SymbolRef::new(name, kind).within(places))
+    let mut sym = SymbolRef::new(name, kind).within(places);
+    sym.params = param_list(token);
+    Some(sym)
+}
+
+/// The parameter list written after a name (`unwrap(Object)` → `(Object)`), not an empty
+/// one (a call, `chain()`) nor receiver syntax (`(*T).M`).
+fn param_list(token: &str) -> Option<String> {
+    let t = token
+        .trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == ',')
+        .trim_end_matches(['?', '.', '!', ':', ';']);
+    let open = t.find('(').filter(|&i| i > 0)?;
+    let list = &t[open..];
+    (list.ends_with(')') && list.len() > 2 && !list[1..].contains('(')).then(|| list.to_string())
+}
+
+/// A parameter list written with spaces (`eval(Reader, NameSpace)`) as one token.
+fn join_param_lists(slot: &str) -> String {
+    let mut out = String::with_capacity(slot.len());
+    let mut depth = 0usize;
+    let mut prev = ' ';
+    for c in slot.chars() {
+        match c {
+            '(' if depth > 0 || prev.is_alphanumeric() || prev == '_' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            c if c.is_whitespace() && depth > 0 => continue,
+            _ => {}
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
 }
 
 /// `chain()`, `db.open()`: a word written as a call is a name, as a backticked one is.
@@ -1323,13 +1371,25 @@ mod tests {
             Intent::Methods(placed("Variable", Some("class"), &["bsh"]))
         );
         // Parameter lists and type arguments are not part of the name.
+        let with = |mut s: SymbolRef, p: &str| {
+            s.params = Some(p.to_string());
+            s
+        };
         assert_eq!(
             parse("the static Primitive.unwrap(Object) method").intent,
-            Intent::Definition(kinded("Primitive.unwrap", "method"))
+            Intent::Definition(with(kinded("Primitive.unwrap", "method"), "(Object)"))
         );
         assert_eq!(
             parse("where is Interpreter.eval(String) defined").intent,
-            Intent::Definition(sym("Interpreter.eval"))
+            Intent::Definition(with(sym("Interpreter.eval"), "(String)"))
+        );
+        assert_eq!(
+            parse("find eval(Reader, NameSpace, String)").intent,
+            Intent::Definition(with(sym("eval"), "(Reader,NameSpace,String)"))
+        );
+        assert_eq!(
+            parse("what calls the unexported chain() helper").intent,
+            Intent::Callers(sym("chain"))
         );
         assert_eq!(
             parse("list the methods on Take<T>").intent,
@@ -1493,6 +1553,7 @@ mod tests {
             name: name.to_string(),
             kind,
             within: within.iter().map(|w| w.to_string()).collect(),
+            params: None,
         }
     }
 

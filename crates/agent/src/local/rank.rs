@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::classify::{self, Discount, Focus, PathClass};
+use super::content::ContentIndex;
 use super::text;
 
 /// One symbol, as the code graph reports it.
@@ -143,8 +144,10 @@ pub struct LexIndex {
     avg: (f64, f64, f64),
     classes: Vec<PathClass>,
     backing: Box<dyn Backing>,
-    /// Every file's content, indexed the first time a pasted report needs it.
-    content: std::sync::OnceLock<std::sync::Arc<super::report::ContentIndex>>,
+    /// Every file's content, read or built the first time a pasted report needs it.
+    content: std::sync::Mutex<Option<std::sync::Arc<ContentIndex>>>,
+    /// The file the index was written to or read from.
+    stored: std::sync::OnceLock<super::lexfile::Stored>,
 }
 
 /// A ranked file.
@@ -307,18 +310,40 @@ impl LexIndex {
             avg,
             classes,
             backing,
-            content: std::sync::OnceLock::new(),
+            content: std::sync::Mutex::new(None),
+            stored: std::sync::OnceLock::new(),
         }
     }
 
-    /// The content index of the corpus's files, built by `build` on first use.
+    /// The content index of the corpus's files, made by `make` on first use.
     pub fn content_index(
         &self,
-        build: impl FnOnce() -> super::report::ContentIndex,
-    ) -> std::sync::Arc<super::report::ContentIndex> {
-        self.content
-            .get_or_init(|| std::sync::Arc::new(build()))
+        make: impl FnOnce() -> ContentIndex,
+    ) -> std::sync::Arc<ContentIndex> {
+        let mut slot = match self.content.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        slot.get_or_insert_with(|| std::sync::Arc::new(make()))
             .clone()
+    }
+
+    /// Replaces the content index (one that a lookup found damaged).
+    pub(crate) fn set_content_index(&self, content: std::sync::Arc<ContentIndex>) {
+        let mut slot = match self.content.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *slot = Some(content);
+    }
+
+    /// The file the index was written to or read from, if any.
+    pub(crate) fn stored(&self) -> Option<&super::lexfile::Stored> {
+        self.stored.get()
+    }
+
+    pub(crate) fn set_stored(&self, stored: super::lexfile::Stored) {
+        let _ = self.stored.set(stored);
     }
 
     /// The path class of file `f` (the default for an unknown file).

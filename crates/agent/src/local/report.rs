@@ -20,6 +20,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::classify::PathClass;
+use super::content::{ContentIndex, terms_of};
+use super::contentfile;
 use super::rank::{LexIndex, MAX_FILES, RankedFile};
 use super::text;
 
@@ -43,133 +45,6 @@ const SAMPLE_FACTOR: f64 = 0.3;
 const THIRD_PARTY_FACTOR: f64 = 0.2;
 /// A file is listed when its score is at least this share of the best file's.
 const CUTOFF: f64 = 0.1;
-
-/// Every file's content as term counts: an inverted index over the corpus's files.
-pub struct ContentIndex {
-    /// Term → (file, count), files in increasing order.
-    postings: HashMap<String, Vec<(u32, u32)>>,
-    /// Terms in each file (0 for a file that could not be read).
-    lengths: Vec<u32>,
-    /// Mean length over the files that were read.
-    avg: f64,
-    /// Files that were read.
-    read: usize,
-}
-
-impl std::fmt::Debug for ContentIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ContentIndex")
-            .field("terms", &self.postings.len())
-            .field("files", &self.read)
-            .finish()
-    }
-}
-
-impl ContentIndex {
-    /// Reads and indexes `files` (`read` gives a file's text, `None` to skip it), on every
-    /// core: a large repository's sources are tens of megabytes.
-    pub fn build(files: &[String], read: &(dyn Fn(&str) -> Option<String> + Sync)) -> Self {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(1, 8);
-        let chunk = files.len().div_ceil(threads).max(1);
-        let counted: Vec<Vec<(usize, HashMap<String, u32>)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = files
-                .chunks(chunk)
-                .enumerate()
-                .map(|(c, part)| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .enumerate()
-                            .filter_map(|(i, path)| {
-                                let text = read(path)?;
-                                let mut counts: HashMap<String, u32> = HashMap::new();
-                                for t in terms_of(&text) {
-                                    *counts.entry(t).or_insert(0) += 1;
-                                }
-                                Some((c * chunk + i, counts))
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
-        let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-        let mut lengths = vec![0u32; files.len()];
-        let mut read = 0;
-        for (f, counts) in counted.into_iter().flatten() {
-            read += 1;
-            lengths[f] = counts.values().sum();
-            let f = u32::try_from(f).unwrap_or(u32::MAX);
-            for (t, c) in counts {
-                postings.entry(t).or_default().push((f, c));
-            }
-        }
-        for list in postings.values_mut() {
-            list.sort_unstable();
-        }
-        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
-        let avg = if read == 0 {
-            1.0
-        } else {
-            (total as f64 / read as f64).max(1.0)
-        };
-        ContentIndex {
-            postings,
-            lengths,
-            avg,
-            read,
-        }
-    }
-
-    /// BM25's inverse document frequency of a term over the files read.
-    pub fn idf(&self, term: &str) -> f64 {
-        let n = self.read as f64;
-        let df = self.postings.get(term).map_or(0, Vec::len) as f64;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-    }
-
-    /// True when some file's text holds the term.
-    pub fn knows(&self, term: &str) -> bool {
-        self.postings.contains_key(term)
-    }
-
-    /// Okapi BM25 of every file for weighted query terms; files without a match are 0.
-    fn scores(&self, terms: &[(String, f64)]) -> Vec<f64> {
-        let mut out = vec![0.0; self.lengths.len()];
-        for (t, qtf) in terms {
-            let Some(list) = self.postings.get(t) else {
-                continue;
-            };
-            let idf = self.idf(t);
-            for &(f, tf) in list {
-                let f = f as usize;
-                let tf = f64::from(tf);
-                let norm = K1 * (1.0 - B + B * f64::from(self.lengths[f]) / self.avg);
-                out[f] += qtf * idf * tf * (K1 + 1.0) / (tf + norm);
-            }
-        }
-        out
-    }
-}
-
-/// The words of a text as the index counts them: [`text::index_terms`] (identifiers
-/// split into words, stemmed), plus each identifier written as several words kept whole
-/// (`h5netcdf`, `dataarray`, `cacheprovider` is one word already): the compound names one
-/// thing where its parts name many.
-fn terms_of(s: &str) -> Vec<String> {
-    let mut out = text::index_terms(s);
-    for chunk in s.split(|c: char| !c.is_alphanumeric()) {
-        if chunk.len() > 3 && text::split_words(chunk).len() > 1 {
-            out.push(chunk.to_lowercase());
-        }
-    }
-    out
-}
 
 /// A text without its web addresses: a link's host, user and commit hash are not what
 /// the report is about (a link to a file of the repository is a signal of its own).
@@ -316,7 +191,7 @@ pub fn rank(
     let files = idx.files();
     let terms = report_terms(question);
     let by_term: HashMap<&str, f64> = terms.iter().map(|(t, c)| (t.as_str(), *c)).collect();
-    let raw = content.scores(&terms);
+    let raw = content.scores(&terms, K1, B);
     let top = raw.iter().copied().fold(0.0, f64::max);
     let mut score: Vec<f64> = raw
         .iter()
@@ -348,12 +223,7 @@ pub fn rank(
         .map(|f| {
             let mut matched: Vec<(String, f64)> = terms
                 .iter()
-                .filter(|(t, _)| {
-                    content
-                        .postings
-                        .get(t)
-                        .is_some_and(|l| l.binary_search_by_key(&(f as u32), |x| x.0).is_ok())
-                })
+                .filter(|(t, _)| content.holds(t, f))
                 .map(|(t, c)| (t.clone(), c * content.idf(t)))
                 .collect();
             matched.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -385,26 +255,37 @@ pub fn rank(
         .collect()
 }
 
-/// The content index of `idx`'s files, built on first use and kept with it.
+/// The content index of `idx`'s files: read from its file or built on first use (see
+/// [`contentfile::load`]), and kept with it.
 pub fn content_of(
     idx: &LexIndex,
     read: &(dyn Fn(&str) -> Option<String> + Sync),
 ) -> Arc<ContentIndex> {
-    idx.content_index(|| ContentIndex::build(idx.files(), read))
+    idx.content_index(|| contentfile::load(idx, read))
+}
+
+/// [`rank`] over the content index of `idx` (read with `read` when it must be built), and
+/// that index. A persisted index that a lookup finds damaged is dropped and built again
+/// from the tree, and the report ranked again: the answer is that of an undamaged index.
+pub fn rank_report(
+    idx: &LexIndex,
+    question: &str,
+    bonuses: &[(usize, f64, Vec<usize>)],
+    read: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> (Vec<RankedFile>, Arc<ContentIndex>) {
+    let content = content_of(idx, read);
+    let ranked = rank(idx, &content, question, bonuses);
+    let Some(why) = content.failure() else {
+        return (ranked, content);
+    };
+    let content = Arc::new(contentfile::rebuild_damaged(idx, &why, read));
+    idx.set_content_index(content.clone());
+    (rank(idx, &content, question, bonuses), content)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn index(files: &[(&str, &str)]) -> ContentIndex {
-        let paths: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-        let texts: HashMap<String, String> = files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.to_string()))
-            .collect();
-        ContentIndex::build(&paths, &|p| texts.get(p).cloned())
-    }
 
     #[test]
     fn a_report_counts_repeated_words_and_its_title_more() {
@@ -416,36 +297,11 @@ mod tests {
     }
 
     #[test]
-    fn links_and_compound_names() {
+    fn links_are_not_words() {
         assert_eq!(
             without_urls("see [this](https://github.com/a/b/blob/x/t.py#L3) and http://x.io end"),
             "see [this]() and  end"
         );
-        let t = terms_of("h5netcdf_ engine, DataArray");
-        for w in ["netcdf", "h5netcdf", "data", "array", "dataarray", "engin"] {
-            assert!(t.contains(&w.to_string()), "{w} in {t:?}");
-        }
-    }
-
-    #[test]
-    fn content_scores_follow_bm25() {
-        let idx = index(&[
-            ("a.py", "def ceiling(self): return ceiling_of(self)"),
-            ("b.py", "def floor(self): pass"),
-            ("c.py", "x = 1"),
-        ]);
-        assert_eq!(idx.read, 3);
-        let s = idx.scores(&[("ceil".to_string(), 1.0)]);
-        assert!(s[0] > 0.0, "{s:?}");
-        assert_eq!(&s[1..], &[0.0, 0.0]);
-        assert!(idx.knows("floor") && !idx.knows("ceil_of"));
-    }
-
-    #[test]
-    fn files_skipped_by_the_reader_count_for_nothing() {
-        let paths = vec!["a.py".to_string(), "b.bin".to_string()];
-        let idx = ContentIndex::build(&paths, &|p| p.ends_with(".py").then(|| "ceiling".into()));
-        assert_eq!((idx.read, idx.lengths.clone()), (1, vec![1, 0]));
     }
 
     #[test]

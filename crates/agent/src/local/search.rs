@@ -5,6 +5,9 @@
 use super::symbol::kind_matches;
 use super::*;
 
+/// Most places a text search cites in one file.
+const MAX_PLACES_PER_FILE: usize = 40;
+
 impl LocalPolicy {
     /// The repository's source files, listed once per engine.
     pub(super) fn source_files(&self) -> Arc<Vec<String>> {
@@ -118,7 +121,9 @@ impl LocalPolicy {
         let verb = if calls_only { "calls" } else { "uses" };
         let mut entries: Vec<Entry> = Vec::new();
         for (_, hits) in lexical::rank_files(main).into_iter().take(8) {
-            for h in hits.into_iter().take(6) {
+            // Every place in a file (a callers answer lists every call site), up to what
+            // three reads of a file can back.
+            for h in hits.into_iter().take(MAX_PLACES_PER_FILE) {
                 let shown = h.name.clone().unwrap_or_else(|| leaf.clone());
                 let kind = h.kind.map(str::to_string);
                 let note = match relation {

@@ -149,7 +149,15 @@ pub fn is_report(question: &str) -> bool {
 /// The hints of `question`, strongest first; empty for a short question.
 pub fn of(question: &str) -> Vec<Hint> {
     if !is_report(question) {
-        return Vec::new();
+        // A short question's names that can only be names (`globalState`, `_globalL`,
+        // `zap.Error`) point at their definitions, as a title's do.
+        return names_in(question)
+            .into_iter()
+            .map(|(name, _)| Hint {
+                target: Target::Name(name),
+                source: Source::Title,
+            })
+            .collect();
     }
     let lines: Vec<&str> = question.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut hints = Vec::new();
@@ -535,8 +543,15 @@ mod tests {
     }
 
     #[test]
-    fn a_one_line_question_has_no_hints() {
-        assert!(of("why does Node.__hash__ raise on parsed input").is_empty());
+    fn a_one_line_question_has_only_its_names() {
+        assert_eq!(
+            of("why does Node.__hash__ raise on parsed input"),
+            vec![Hint {
+                target: Target::Name("Node.__hash__".into()),
+                source: Source::Title,
+            }]
+        );
+        assert!(of("where does mobx create its state object").is_empty());
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl LocalPolicy {
                 }
                 // Package and module words (`sym.within`) are not sent as a `file` filter,
                 // which could match nothing: the candidates are narrowed by them after.
-                let args = json!({"operation": op, "symbol": sym.name});
+                let args = json!({"operation": op, "symbol": sym.asked()});
                 vec![self.call(ToolName::Code, args, Some(Purpose::Code { op, sym }))]
             }
         }
@@ -97,8 +97,9 @@ impl LocalPolicy {
                     return calls;
                 }
                 // No linked caller: calls at module level, through function values or
-                // registries are not edges of the graph; the text may show them.
-                if op == "callers"
+                // registries are not edges of the graph; the text may show them. Nor are
+                // all uses of a type (a class instantiated in a `raise`, passed as a value).
+                if matches!(op, "callers" | "usages")
                     && !narrowed
                     && hits.iter().all(|h| h.section.is_none())
                     && let Some(calls) = self.text_search(op, sym, false)
@@ -202,6 +203,7 @@ impl LocalPolicy {
                         name: name.clone(),
                         kind: sym.kind,
                         within: Vec::new(),
+                        params: sym.params.clone(),
                     };
                     let args = match op {
                         "trace" => {
@@ -211,7 +213,9 @@ impl LocalPolicy {
                             };
                             json!({"operation": op, "symbol": name, "file": c.path, "to": to})
                         }
-                        _ => json!({"operation": op, "symbol": name, "file": c.path}),
+                        _ => {
+                            json!({"operation": op, "symbol": narrowed_sym.asked(), "file": c.path})
+                        }
                     };
                     calls.push(self.call(
                         ToolName::Code,

@@ -1577,6 +1577,28 @@ pub(super) trait Tables {
 
     /// Resolves a path as written in file `fi`.
     fn resolve_path(&self, fi: usize, path: &Path) -> Option<Ent> {
+        self.resolve_path_at(fi, path, 0)
+    }
+
+    /// A Python module-level variable assigned a dotted name (`_Segment = Segment`, the
+    /// name in its `results`) stands for what that name resolves to; any other symbol, or
+    /// an alias that resolves to nothing, for itself.
+    fn through_alias(&self, e: Ent, depth: u32) -> Ent {
+        let Ent::Sym(s) = e else { return e };
+        if depth > 8 || !matches!(self.kind(s), Kind::Var | Kind::Const) {
+            return e;
+        }
+        let (sfi, raw) = self.raw(s);
+        match raw.results.first() {
+            Some(p) if self.lang(sfi) == Language::Python => {
+                self.resolve_path_at(sfi, p, depth + 1).unwrap_or(e)
+            }
+            _ => e,
+        }
+    }
+
+    /// [`Tables::resolve_path`], `depth` aliases deep.
+    fn resolve_path_at(&self, fi: usize, path: &Path, depth: u32) -> Option<Ent> {
         let head = path.first()?;
         let scope = self.scope(fi);
         let mut cur = match self.lang(fi) {
@@ -1593,13 +1615,14 @@ pub(super) trait Tables {
             }
             Language::Python => {
                 let q = format!("{}.{head}", scope.prefix);
-                if let Some(s) = self.qname_id(&q) {
+                let e = if let Some(s) = self.qname_id(&q) {
                     Ent::Sym(s)
                 } else if let Some(target) = scope.imports.get(head) {
                     self.resolve_import_target(target, 0)?
                 } else {
                     return None;
-                }
+                };
+                self.through_alias(e, depth)
             }
             Language::TypeScript | Language::Tsx | Language::JavaScript => {
                 let q = format!("{}.{head}", scope.prefix);
@@ -1676,7 +1699,7 @@ pub(super) trait Tables {
                         let q = format!("{}.{seg}", self.module_name(m));
                         Ent::Sym(self.qname_id(&q)?)
                     }
-                    Language::Python => self.module_member(m, seg, 0)?,
+                    Language::Python => self.through_alias(self.module_member(m, seg, 0)?, depth),
                     Language::TypeScript | Language::Tsx | Language::JavaScript => {
                         self.js_member(m, seg, 0)?
                     }
@@ -1742,6 +1765,10 @@ pub(super) trait Tables {
                     None => Val::Unknown,
                 }
             }
+            // A field of a class that holds `self` or one of its own fields (`self.a =
+            // self.b`, a property returning `self._x`): the class is the owner.
+            Recv::SelfRef if self.kind(owner).is_type() => Val::Type(owner),
+            Recv::Super if self.kind(owner).is_type() => Val::Super(owner),
             Recv::SelfRef | Recv::Super => {
                 let (ofi, oraw) = self.raw(owner);
                 if oraw.container.is_empty() {

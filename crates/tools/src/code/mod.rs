@@ -36,6 +36,7 @@ mod index;
 mod lazy;
 mod link;
 mod model;
+mod params;
 mod patch;
 mod prefilter;
 pub mod progress;

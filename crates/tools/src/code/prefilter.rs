@@ -93,10 +93,10 @@ fn plan(a: &CodeArgs) -> Option<(String, Need)> {
 }
 
 /// The name part of a query as the query module reads it: `(*Planner).Plan` → `Plan`,
-/// `model.IssueStore` → `IssueStore`.
+/// `model.IssueStore` → `IssueStore`, `Interpreter.eval(String)` → `eval`.
 fn bare_name(symbol: &str) -> String {
-    let s = symbol
-        .trim()
+    let s = super::params::split(symbol)
+        .0
         .trim_end_matches("()")
         .replace("(*", "")
         .replace(").", ".")
@@ -834,6 +834,7 @@ mod tests {
         assert_eq!(bare_name("brain.(*Planner).Plan"), "Plan");
         assert_eq!(bare_name("model.IssueStore"), "IssueStore");
         assert_eq!(bare_name("Plan()"), "Plan");
+        assert_eq!(bare_name("Interpreter.eval(String, int)"), "eval");
         assert_eq!(glob_literal("*Issue*").as_deref(), Some("Issue"));
         assert_eq!(glob_literal("[Nn]ew*Client").as_deref(), Some("Client"));
         assert_eq!(glob_literal("*Do*"), None);

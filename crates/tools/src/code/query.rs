@@ -9,6 +9,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::model::{EdgeKind, Kind, Language, Symbol, SymbolId};
+use super::params;
 use super::store::{GraphStore, NameMatch};
 
 /// At most this many results are shown; the rest are counted.
@@ -119,9 +120,24 @@ fn exact_glob(pattern: &str) -> Option<globset::GlobMatcher> {
 }
 
 /// Every symbol matching the query, best first. Partial matches are included only when
-/// `partial` is set (for `find`; relationship queries want the symbol named).
+/// `partial` is set (for `find`; relationship queries want the symbol named). A parameter
+/// list (`Interpreter.eval(String)`) keeps the callables whose parameters match it
+/// ([`params`]), when there are any; otherwise it is ignored.
 pub fn find(store: &dyn GraphStore, q: &SymbolQuery, partial: bool) -> Vec<Match> {
-    let (qualifier, name) = split_query(&q.symbol);
+    let (symbol, list) = params::split(&q.symbol);
+    let mut out = find_named(store, symbol, q, partial);
+    if let Some(list) = list
+        && out
+            .iter()
+            .any(|m| params::matches(&m.symbol, &list) == Some(true))
+    {
+        out.retain(|m| params::matches(&m.symbol, &list) == Some(true));
+    }
+    out
+}
+
+fn find_named(store: &dyn GraphStore, symbol: &str, q: &SymbolQuery, partial: bool) -> Vec<Match> {
+    let (qualifier, name) = split_query(symbol);
     if name.is_empty() {
         return Vec::new();
     }

@@ -201,6 +201,7 @@ fn find(out: &mut Lines, f: &Found) {
 }
 
 fn bare_name(symbol: &str) -> &str {
+    let symbol = super::params::split(symbol).0;
     symbol.rsplit('.').next().unwrap_or(symbol)
 }
 

@@ -96,7 +96,8 @@ pub struct CodeArgs {
     /// find, callers, callees, implementations, methods, usages or trace.
     pub operation: Operation,
     /// A name (`Plan`), a qualified name (`Planner.Plan`, `model.IssueStore`) or a glob
-    /// (`*Issue*`). For trace, where the path starts.
+    /// (`*Issue*`); an overload by its parameter types (`Interpreter.eval(String)`). For
+    /// trace, where the path starts.
     pub symbol: String,
     /// Only symbols of this kind: function, method, struct, interface, class, type, const
     /// or var.

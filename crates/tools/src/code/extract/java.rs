@@ -12,7 +12,7 @@ use tree_sitter::{Node, Tree};
 
 use super::{
     CallTarget, FileFacts, Import, Path, RawCall, RawSymbol, Recv, STAR, line_of, named_children,
-    shorten, text, walk_pruned,
+    shorten, signature_from, text, walk_pruned,
 };
 use crate::code::model::Kind;
 
@@ -187,11 +187,14 @@ pub(super) fn start(node: Node<'_>, src: &str) -> (u32, String) {
             break;
         }
     }
-    // The line's text from byte offsets: no scan from the top of the file per symbol.
+    // The line's text from byte offsets: no scan from the top of the file per symbol. A
+    // header over several lines (a parameter per line) is collapsed onto one.
     let begin = first.start_byte() - first.start_position().column;
-    let rest = src.get(begin..).unwrap_or("");
-    let line = rest.split('\n').next().unwrap_or("");
-    let line = line.trim().trim_end_matches('{').trim_end();
+    let header_end = node
+        .child_by_field_name("body")
+        .map_or(node.end_byte(), |b| b.start_byte());
+    let line = signature_from(src, begin, header_end);
+    let line = line.trim_end_matches('{').trim_end();
     (line_of(first), shorten(line, 160))
 }
 

@@ -546,6 +546,77 @@ pub(crate) fn first_line(node: Node<'_>, src: &str) -> String {
     shorten(line, 160)
 }
 
+/// A declaration's one-line signature, from `start`: its first line, trimmed, without a
+/// trailing `{`; or, when its header (`start..header_end`, up to its body) spans several
+/// lines (a Java or Rust parameter list one per line), the header on one line, comments
+/// dropped and whitespace collapsed, so the signature holds every parameter.
+pub(crate) fn signature_from(src: &str, start: usize, header_end: usize) -> String {
+    let head = src
+        .get(start..header_end.max(start))
+        .unwrap_or("")
+        .trim_end();
+    if !head.contains('\n') {
+        let line = src
+            .get(start..)
+            .unwrap_or("")
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim();
+        let line = line.strip_suffix('{').unwrap_or(line).trim_end();
+        return shorten(line, 160);
+    }
+    // Comments out, outside string literals.
+    let mut plain = String::with_capacity(head.len());
+    let mut chars = head.chars().peekable();
+    let mut in_str = false;
+    while let Some(c) = chars.next() {
+        if in_str {
+            plain.push(c);
+            if c == '\\' {
+                plain.extend(chars.next());
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_str = true;
+                plain.push(c);
+            }
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                plain.push(' ');
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut prev = ' ';
+                for c in chars.by_ref() {
+                    if prev == '*' && c == '/' {
+                        break;
+                    }
+                    prev = c;
+                }
+                plain.push(' ');
+            }
+            _ => plain.push(c),
+        }
+    }
+    let one = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+    let one = one
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" ,", ",")
+        .replace(",)", ")");
+    let one = one.trim_end_matches(['{', ';']).trim_end();
+    shorten(one, 160)
+}
+
 /// Cuts `s` to at most `max` characters, marking the cut with `…`.
 pub(crate) fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -963,5 +1034,26 @@ mod tests {
             }
         }
         assert_eq!(kind_id(&go_language(), "no_such_kind"), 0);
+    }
+
+    #[test]
+    fn a_header_over_several_lines_is_one_signature_line() {
+        let src = "public Object eval( \n\t\tReader in, // the text\n\t\tString name\n\t\t\t/*, int depth */ )\n\t\tthrows EvalError\n\t{\n\t\treturn null;\n\t}\n";
+        let body = src.find('{').unwrap();
+        assert_eq!(
+            signature_from(src, 0, body),
+            "public Object eval(Reader in, String name) throws EvalError"
+        );
+        // A header on one line is the first line, as before (a one-line body included).
+        let one = "fn area(&self) -> f64 { self.w * self.h }\n";
+        assert_eq!(
+            signature_from(one, 0, one.find('{').unwrap()),
+            "fn area(&self) -> f64 { self.w * self.h }"
+        );
+        let abstract_ = "void draw(\n    Canvas c);\n";
+        assert_eq!(
+            signature_from(abstract_, 0, abstract_.trim_end().len()),
+            "void draw(Canvas c)"
+        );
     }
 }

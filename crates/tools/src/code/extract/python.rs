@@ -88,6 +88,18 @@ struct Kinds {
     identifier: u16,
     call: u16,
     string: u16,
+    attribute: u16,
+    augmented_assignment: u16,
+    for_statement: u16,
+    for_in_clause: u16,
+    named_expression: u16,
+    as_pattern: u16,
+    global_statement: u16,
+    nonlocal_statement: u16,
+    lambda: u16,
+    decorated_definition: u16,
+    decorator: u16,
+    return_statement: u16,
 }
 
 fn kinds() -> &'static Kinds {
@@ -106,6 +118,18 @@ fn kinds() -> &'static Kinds {
             identifier: id("identifier"),
             call: id("call"),
             string: id("string"),
+            attribute: id("attribute"),
+            augmented_assignment: id("augmented_assignment"),
+            for_statement: id("for_statement"),
+            for_in_clause: id("for_in_clause"),
+            named_expression: id("named_expression"),
+            as_pattern: id("as_pattern"),
+            global_statement: id("global_statement"),
+            nonlocal_statement: id("nonlocal_statement"),
+            lambda: id("lambda"),
+            decorated_definition: id("decorated_definition"),
+            decorator: id("decorator"),
+            return_statement: id("return_statement"),
         }
     })
 }
@@ -153,6 +177,8 @@ impl Extractor<'_> {
         let mut depth = 0u32;
         // The classes around the current node, outermost first, with their depth.
         let mut chain: Vec<(u32, String)> = Vec::new();
+        // The end of the innermost `@property` definition seen: its function ends there.
+        let mut property_end = None;
         'outer: loop {
             let n = cursor.node();
             let mut descend = true;
@@ -164,13 +190,18 @@ impl Extractor<'_> {
                 if id == k.import_statement || id == k.import_from_statement {
                     import(n, self.src, &mut self.facts.imports);
                     descend = false;
+                } else if id == k.decorated_definition {
+                    if is_property(n, self.src, k) {
+                        property_end = Some(n.end_byte());
+                    }
                 } else if id == k.function_definition {
                     if depth <= PYTHON_MAX_START_DEPTH
                         && let Some(name) = n.child_by_field_id(field_ids().name)
                         && name.kind_id() == k.identifier
                     {
                         let names: Vec<String> = chain.iter().map(|(_, c)| c.clone()).collect();
-                        self.function(n, text(name, self.src).to_string(), names);
+                        let property = property_end == Some(n.end_byte());
+                        self.function(n, text(name, self.src).to_string(), names, property);
                     } else {
                         // Too deep to be a definition; its imports still count.
                         imports_under(n, self.src, k, &mut self.facts.imports);
@@ -218,9 +249,17 @@ impl Extractor<'_> {
             {
                 let name = text(left, self.src).to_string();
                 let kind = assignment_kind(&name, a, self.src);
-                self.facts
-                    .symbols
-                    .push(RawSymbol::new(name, kind, a, self.src));
+                let mut sym = RawSymbol::new(name, kind, a, self.src);
+                // `_Segment = Segment`: an alias, resolved as the name it holds.
+                if kind != Kind::Type
+                    && a.child_by_field_id(field_ids().ty).is_none()
+                    && let Some(r) = a.child_by_field_id(field_ids().right)
+                    && (r.kind_id() == self.k.identifier || r.kind_id() == self.k.attribute)
+                    && let Some(p) = dotted(r, self.src)
+                {
+                    sym.results.push(p);
+                }
+                self.facts.symbols.push(sym);
             }
         }
     }
@@ -269,7 +308,9 @@ impl Extractor<'_> {
         self.facts.symbols.push(sym);
     }
 
-    fn function(&mut self, node: Node<'_>, name: String, chain: Vec<String>) {
+    /// A function or method; `property` when it is decorated `@property` (or
+    /// `@cached_property`): then what it returns is an attribute of its class.
+    fn function(&mut self, node: Node<'_>, name: String, chain: Vec<String>, property: bool) {
         let src = self.src;
         let is_method = !chain.is_empty();
         let kind = if is_method {
@@ -280,9 +321,9 @@ impl Extractor<'_> {
         let mut sym = RawSymbol::new(name, kind, node, src);
         sym.container = chain;
         sym.signature = def_signature(node, src);
-        let mut scope = HashMap::new();
+        let mut locals = Locals::default();
         if let Some(params) = node.child_by_field_id(field_ids().parameters) {
-            bind_params(params, src, is_method, &mut scope, &mut sym.uses);
+            bind_params(params, src, is_method, &mut locals.scope, &mut sym.uses);
         }
         if let Some(rt) = node.child_by_field_id(field_ids().return_type) {
             collect_annotation_types(rt, src, &mut sym.uses);
@@ -299,7 +340,7 @@ impl Extractor<'_> {
                 body,
                 src,
                 self.k,
-                &mut scope,
+                &mut locals,
                 &mut |attr, recv| {
                     if is_method {
                         pending.push((class_key.clone(), attr, recv));
@@ -310,12 +351,23 @@ impl Extractor<'_> {
             );
             for call in calls {
                 if let Some(function) = call.child_by_field_id(field_ids().function)
-                    && let Some(target) = call_target(function, src, &scope, is_method)
+                    && let Some(target) = call_target(function, src, &locals, is_method)
                 {
                     sym.calls.push(RawCall {
                         line: line_of(call),
                         target,
                     });
+                }
+            }
+            if property && is_method {
+                // Its return annotation, else the one expression it returns.
+                let recv = match sym.results.first() {
+                    Some(p) => Recv::Typed(p.clone()),
+                    None => sole_return(body, self.k)
+                        .map_or(Recv::Unknown, |e| expr_recv(e, src, &locals)),
+                };
+                if recv != Recv::Unknown {
+                    self.pending_attrs.push((class_key, sym.name.clone(), recv));
                 }
             }
         }
@@ -507,19 +559,96 @@ fn bind_params(
     }
 }
 
-/// Types local variables, reports `self.x = …` assignments through `on_attr`, and
-/// collects the calls (the `@reference.call` nodes of the query file).
+/// What a function body binds: the types of its local names, and the names bound once
+/// to a class, a function or a bound method, which calls go through.
+#[derive(Default)]
+struct Locals {
+    /// What is known of each local's value (parameters first, then the first binding).
+    scope: HashMap<String, Recv>,
+    /// A name bound once, by a plain assignment, to a dotted name: what a call through it
+    /// calls. `_Segment = Segment` makes `_Segment.set_shape(…)` a call of
+    /// `Segment.set_shape`; `render_str = console.render_str` makes `render_str(…)` one of
+    /// `console.render_str`.
+    aliases: HashMap<String, CallTarget>,
+}
+
+/// Calls `f` with each name a binding target binds: `x`, `a, (b, *c)`; not `o.x`, `o[i]`.
+fn bound_names(target: Node<'_>, src: &str, k: &Kinds, f: &mut impl FnMut(&str)) {
+    let id = target.kind_id();
+    if id == k.identifier {
+        f(text(target, src));
+    } else if id != k.attribute && target.kind() != "subscript" {
+        for c in named_children(target) {
+            bound_names(c, src, k, f);
+        }
+    }
+}
+
+/// The name a parameter binds (`x`, `x: T`, `x=1`, `*args`, `**kw`).
+fn param_name<'t>(p: Node<'t>, k: &Kinds) -> Option<Node<'t>> {
+    if p.kind_id() == k.identifier {
+        return Some(p);
+    }
+    p.child_by_field_id(field_ids().name).or_else(|| {
+        named_children(p)
+            .into_iter()
+            .find(|c| c.kind_id() == k.identifier)
+    })
+}
+
+/// Types local variables, records aliases (a name bound exactly once in the body, nested
+/// functions' parameters and loop targets counted), reports `self.x = …` assignments
+/// through `on_attr`, and collects the calls (the `@reference.call` nodes of the query
+/// file).
 fn bind_locals<'t>(
     body: Node<'t>,
     src: &str,
     k: &Kinds,
-    scope: &mut HashMap<String, Recv>,
+    locals: &mut Locals,
     on_attr: &mut impl FnMut(String, Recv),
     calls: &mut Vec<Node<'t>>,
     imports: &mut Vec<Import>,
 ) {
+    // How many times each name is bound in the body.
+    let mut bindings: HashMap<String, u32> = HashMap::new();
+    let mut bind = |name: &str, times: u32| *bindings.entry(name.to_string()).or_default() += times;
     walk_pruned(body, &mut |n| {
         let id = n.kind_id();
+        if id == k.augmented_assignment || id == k.for_statement || id == k.for_in_clause {
+            if let Some(left) = n.child_by_field_id(field_ids().left) {
+                bound_names(left, src, k, &mut |x| bind(x, 1));
+            }
+            return true;
+        }
+        if id == k.named_expression {
+            if let Some(name) = n.child_by_field_id(field_ids().name) {
+                bind(text(name, src), 1);
+            }
+            return true;
+        }
+        if id == k.as_pattern {
+            if let Some(alias) = n.child_by_field_id(field_ids().alias) {
+                bound_names(alias, src, k, &mut |x| bind(x, 1));
+            }
+            return true;
+        }
+        if id == k.global_statement || id == k.nonlocal_statement {
+            bound_names(n, src, k, &mut |x| bind(x, 2));
+            return false;
+        }
+        if id == k.function_definition || id == k.lambda || id == k.class_definition {
+            if let Some(name) = n.child_by_field_id(field_ids().name) {
+                bind(text(name, src), 1);
+            }
+            if let Some(params) = n.child_by_field_id(field_ids().parameters) {
+                for p in named_children(params) {
+                    if let Some(name) = param_name(p, k) {
+                        bind(text(name, src), 1);
+                    }
+                }
+            }
+            return true;
+        }
         if id == k.string {
             // Only an f-string (or t-string) holds expressions; the nodes of the others
             // are skipped, a good share of the walk.
@@ -541,24 +670,35 @@ fn bind_locals<'t>(
         let Some(left) = n.child_by_field_id(field_ids().left) else {
             return true;
         };
-        let recv = if let Some(t) = n.child_by_field_id(field_ids().ty) {
+        let ty = n.child_by_field_id(field_ids().ty);
+        let right = n.child_by_field_id(field_ids().right);
+        bound_names(left, src, k, &mut |x| bind(x, 1));
+        let recv = if let Some(t) = ty {
             annotation_type(t, src).map_or(Recv::Opaque, Recv::Typed)
-        } else if let Some(r) = n.child_by_field_id(field_ids().right) {
-            expr_recv(r, src, scope)
+        } else if let Some(r) = right {
+            expr_recv(r, src, locals)
         } else {
             return true;
         };
         match left.kind() {
             "identifier" => {
                 let name = text(left, src).to_string();
+                if ty.is_none()
+                    && !locals.scope.contains_key(&name)
+                    && let Some(r) = right
+                    && (r.kind_id() == k.identifier || r.kind_id() == k.attribute)
+                    && let Some(t) = call_target(r, src, locals, false)
+                {
+                    locals.aliases.insert(name.clone(), t);
+                }
                 // The first binding wins: later reassignments rarely change the type.
-                scope.entry(name).or_insert(recv);
+                locals.scope.entry(name).or_insert(recv);
             }
             "attribute" => {
                 if let (Some(obj), Some(attr)) = (
                     left.child_by_field_id(field_ids().object),
                     left.child_by_field_id(field_ids().attribute),
-                ) && matches!(scope.get(text(obj, src)), Some(Recv::SelfRef))
+                ) && matches!(locals.scope.get(text(obj, src)), Some(Recv::SelfRef))
                 {
                     on_attr(text(attr, src).to_string(), recv);
                 }
@@ -567,15 +707,54 @@ fn bind_locals<'t>(
         }
         true
     });
+    // A name bound again (or a parameter, bound before the body) is no alias.
+    locals
+        .aliases
+        .retain(|name, _| bindings.get(name).copied() == Some(1));
 }
 
-fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
+/// Whether a decorated definition is a `@property` (`cached_property`,
+/// `functools.cached_property`, `abc.abstractproperty`).
+fn is_property(n: Node<'_>, src: &str, k: &Kinds) -> bool {
+    named_children(n).into_iter().any(|d| {
+        d.kind_id() == k.decorator
+            && matches!(
+                text(d, src).trim_start_matches('@').trim(),
+                "property"
+                    | "cached_property"
+                    | "functools.cached_property"
+                    | "abstractproperty"
+                    | "abc.abstractproperty"
+            )
+    })
+}
+
+/// The expression of a body that is one `return <expr>` (after its docstring).
+fn sole_return<'t>(body: Node<'t>, k: &Kinds) -> Option<Node<'t>> {
+    let mut stmts = named_children(body);
+    stmts.retain(|s| s.kind() != "comment");
+    if stmts.first().is_some_and(|s| {
+        s.kind_id() == k.expression_statement
+            && named_children(*s)
+                .first()
+                .is_some_and(|c| c.kind_id() == k.string)
+    }) {
+        stmts.remove(0);
+    }
+    match stmts.as_slice() {
+        [r] if r.kind_id() == k.return_statement => named_children(*r).first().copied(),
+        _ => None,
+    }
+}
+
+fn expr_recv(e: Node<'_>, src: &str, locals: &Locals) -> Recv {
+    let scope = &locals.scope;
     match e.kind() {
         "call" => {
             let Some(f) = e.child_by_field_id(field_ids().function) else {
                 return Recv::Unknown;
             };
-            match call_target(f, src, scope, true) {
+            match call_target(f, src, locals, true) {
                 Some(t) => Recv::CallResult(Box::new(t)),
                 None => Recv::Unknown,
             }
@@ -591,17 +770,17 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
         "boolean_operator" => {
             let l = e
                 .child_by_field_id(field_ids().left)
-                .map_or(Recv::Unknown, |l| expr_recv(l, src, scope));
+                .map_or(Recv::Unknown, |l| expr_recv(l, src, locals));
             match l {
                 Recv::Unknown | Recv::Opaque => e
                     .child_by_field_id(field_ids().right)
-                    .map_or(Recv::Unknown, |r| expr_recv(r, src, scope)),
+                    .map_or(Recv::Unknown, |r| expr_recv(r, src, locals)),
                 other => other,
             }
         }
         "parenthesized_expression" | "conditional_expression" => named_children(e)
             .first()
-            .map_or(Recv::Unknown, |c| expr_recv(*c, src, scope)),
+            .map_or(Recv::Unknown, |c| expr_recv(*c, src, locals)),
         "string"
         | "integer"
         | "float"
@@ -623,12 +802,16 @@ fn expr_recv(e: Node<'_>, src: &str, scope: &HashMap<String, Recv>) -> Recv {
 fn call_target(
     function: Node<'_>,
     src: &str,
-    scope: &HashMap<String, Recv>,
+    locals: &Locals,
     is_method: bool,
 ) -> Option<CallTarget> {
+    let scope = &locals.scope;
     match function.kind() {
         "identifier" => {
             let name = text(function, src);
+            if let Some(t) = locals.aliases.get(name) {
+                return Some(t.clone());
+            }
             if scope.contains_key(name) || name == "super" {
                 return None;
             }
@@ -646,6 +829,28 @@ fn call_target(
             let base_recv = match base.kind() {
                 "identifier" => {
                     let b = text(base, src);
+                    // Through an alias, as if its value were written here.
+                    match locals.aliases.get(b).cloned() {
+                        Some(CallTarget::Path(mut path)) => {
+                            path.extend(fields);
+                            path.push(name);
+                            return Some(CallTarget::Path(path));
+                        }
+                        Some(CallTarget::Member {
+                            base,
+                            fields: mut chain,
+                            name: attr,
+                        }) => {
+                            chain.push(attr);
+                            chain.extend(fields);
+                            return Some(CallTarget::Member {
+                                base,
+                                fields: chain,
+                                name,
+                            });
+                        }
+                        None => {}
+                    }
                     match scope.get(b) {
                         Some(r) => r.clone(),
                         None => {
@@ -663,10 +868,10 @@ fn call_target(
                     if is_super && is_method {
                         Recv::Super
                     } else {
-                        expr_recv(base, src, scope)
+                        expr_recv(base, src, locals)
                     }
                 }
-                _ => expr_recv(base, src, scope),
+                _ => expr_recv(base, src, locals),
             };
             Some(CallTarget::Member {
                 base: base_recv,
@@ -782,6 +987,18 @@ mod tests {
             k.identifier,
             k.call,
             k.string,
+            k.attribute,
+            k.augmented_assignment,
+            k.for_statement,
+            k.for_in_clause,
+            k.named_expression,
+            k.as_pattern,
+            k.global_statement,
+            k.nonlocal_statement,
+            k.lambda,
+            k.decorated_definition,
+            k.decorator,
+            k.return_statement,
         ] {
             assert_ne!(id, 0);
         }

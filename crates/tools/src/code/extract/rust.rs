@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    CallTarget, FileFacts, ImplBlock, Import, Path, RawCall, RawSymbol, Recv, STAR, first_line,
-    kind_id, line_of, named_children, shorten, text, walk_pruned,
+    CallTarget, FileFacts, ImplBlock, Import, Path, RawCall, RawSymbol, Recv, STAR, kind_id,
+    line_of, named_children, shorten, text, walk_pruned,
 };
 use crate::code::model::Kind;
 
@@ -577,9 +577,10 @@ impl Extractor<'_> {
             });
             sym.calls = calls;
         }
-        if sym.signature.is_empty() {
-            sym.signature = first_line(f, src);
-        }
+        let header_end = f
+            .child_by_field_name("body")
+            .map_or(f.end_byte(), |b| b.start_byte());
+        sym.signature = super::signature_from(src, f.start_byte(), header_end);
         self.facts.symbols.push(sym);
     }
 }
