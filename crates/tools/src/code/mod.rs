@@ -215,14 +215,15 @@ impl CodeTool {
         None
     }
 
-    /// The store file as the last refresh left it, opened anew, if it is whole and still
+    /// The store file (and its delta) as the last refresh left it, opened anew, if it is whole and still
     /// fresh (stats only): what a caller that holds the refreshed graph keys data derived
     /// from it by (the local engine's lexical index). `None` when there is no cache, or
     /// the tree changed since the refresh read it.
     pub fn fresh_store(&self) -> Option<StoreFile> {
         let path = lazy::store_path(&self.cache_path()?);
         let root = self.root.path();
-        let store = StoreFile::open(&path, root, index::fingerprint()).ok()?;
+        // With its delta: a refresh in place leaves the store and its delta.
+        let store = StoreFile::open_live(&path, root, index::fingerprint()).ok()?;
         store.is_fresh(root).ok()?.then_some(store)
     }
 
