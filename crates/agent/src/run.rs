@@ -103,13 +103,29 @@ impl Default for RunConfig {
 }
 
 impl RunConfig {
-    /// The defaults for `query`.
+    /// The defaults for `query`, tidied ([`tidy_question`]).
     pub fn new(query: impl Into<String>) -> Self {
         Self {
-            query: query.into(),
+            query: tidy_question(&query.into()),
             ..Self::default()
         }
     }
+}
+
+/// A question as the engines read it. A short question is one line, its whitespace
+/// collapsed (a shell or an editor wrapped it). A pasted report keeps its lines, without
+/// trailing blanks and with `\r\n` made `\n`: its title, traceback frames, code fences
+/// and error lines are told apart by line (`local::signals`), so a report piped to
+/// `explore -` is read as `explore eval` reads the same text.
+pub fn tidy_question(raw: &str) -> String {
+    let raw = raw.trim();
+    if !crate::local::signals::is_report(raw) {
+        return raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    raw.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A run that produced no result at all (exit status 2): a setting is wrong.
@@ -1310,6 +1326,20 @@ fn short(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_question_is_one_line_and_a_report_keeps_its_lines() {
+        assert_eq!(
+            tidy_question("  where is IssueStore\n   defined\n"),
+            "where is IssueStore defined"
+        );
+        let report = "panic in Serve\r\n\r\ngoroutine 1 [running]:  \r\nmain.(*Server).Serve(...)\r\n\t/src/app/server.go:42 +0x1d\r\n";
+        assert_eq!(
+            tidy_question(report),
+            "panic in Serve\n\ngoroutine 1 [running]:\nmain.(*Server).Serve(...)\n\t/src/app/server.go:42 +0x1d"
+        );
+        assert_eq!(RunConfig::new(report).query, tidy_question(report));
+    }
 
     /// A run of `engine` over an empty repository, with outputs capped at 50 tokens.
     fn capped_run(engine: Engine, config: &RunConfig, f: impl FnOnce(&mut Run<'_>)) {

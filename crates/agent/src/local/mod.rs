@@ -43,7 +43,7 @@ mod report;
 pub mod routing;
 pub mod scan;
 mod search;
-mod signals;
+pub(crate) mod signals;
 mod suggest;
 mod symbol;
 pub mod text;

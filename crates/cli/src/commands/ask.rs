@@ -128,7 +128,7 @@ fn output_format(args: &AskArgs) -> Format {
 }
 
 /// The question: the words joined by spaces; `-`, or no words with a non-terminal stdin,
-/// reads it from stdin. An empty question is an error (exit 2).
+/// reads it from stdin; tidied as [`explore_agent::run::tidy_question`] says. An empty question is an error (exit 2).
 fn read_query(words: &[String]) -> Result<String> {
     let from_stdin = match words {
         [only] if only == "-" => true,
@@ -145,7 +145,7 @@ fn read_query(words: &[String]) -> Result<String> {
     } else {
         words.join(" ")
     };
-    let query = query.split_whitespace().collect::<Vec<_>>().join(" ");
+    let query = explore_agent::run::tidy_question(&query);
     if query.is_empty() {
         if from_stdin {
             bail!(

@@ -147,6 +147,36 @@ fn question_from_stdin() {
     }
 }
 
+/// A report piped in keeps its lines (title, frames, fences), as `explore eval` reads it.
+#[test]
+fn a_report_from_stdin_keeps_its_lines() {
+    let sb = Sandbox::new();
+    let report = "server exits at start when the database URL is empty\r\n\r\n\
+        ```\r\npanic: runtime error: invalid memory address or nil pointer dereference\r\n\r\n\
+        goroutine 1 [running]:\r\nexample.com/relay/internal/config.Config.Validate(...)\r\n\
+        \t/home/me/relay/internal/config/config.go:99 +0x1d\r\n```\r\n";
+    let out = sb
+        .cmd()
+        .arg("-C")
+        .arg(relay())
+        .args(["--engine", "local", "--json", "-"])
+        .write_stdin(report)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = json_doc(&out);
+    let query = doc["query"].as_str().unwrap();
+    assert!(
+        query.starts_with("server exits at start when the database URL is empty\n\n```\npanic:"),
+        "{query:?}"
+    );
+    assert!(query.ends_with("config.go:99 +0x1d\n```"), "{query:?}");
+    assert_eq!(
+        doc["relevant_files"][0]["path"],
+        "internal/config/config.go"
+    );
+}
+
 #[test]
 fn nonsense_question_is_exit_1_not_found() {
     let sb = Sandbox::new();
