@@ -137,6 +137,32 @@ fn factor(path: &str, class: &PathClass) -> f64 {
     f
 }
 
+/// The words of `s` that can name a file: [`text::index_terms`] of each alphanumeric
+/// run, except that a run mixing letters and digits is one word (`h5netcdf`, `nc2zarr`,
+/// `python3`): it is the name of something, and its pieces name no file (`nc2zarr`, a
+/// project's name, is not `zarr.py`; `python3` in a path is not `python.py`).
+fn name_words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for run in s.split(|c: char| !c.is_alphanumeric()) {
+        let digits = run.chars().any(|c| c.is_ascii_digit());
+        if digits && run.chars().any(char::is_alphabetic) {
+            out.push(run.to_lowercase());
+        } else if !run.is_empty() {
+            out.extend(text::index_terms(run));
+        }
+    }
+    out
+}
+
+/// How often the report says each of its [`name_words`] (web addresses left out).
+fn name_counts(question: &str) -> HashMap<String, f64> {
+    let mut counts = HashMap::new();
+    for w in name_words(&without_urls(question)) {
+        *counts.entry(w).or_insert(0.0) += 1.0;
+    }
+    counts
+}
+
 /// The files whose own name the report spells out, each with its bonus: every word of
 /// the file's name is a word of the report, and some word of it is carried by at most
 /// [`NAMED_FILE_MAX_PATHS`] paths (`builders/linkcheck.py` for "linkcheck",
@@ -147,14 +173,14 @@ fn named_files(files: &[String], terms: &HashMap<&str, f64>) -> Vec<(usize, f64)
         .iter()
         .map(|p| {
             let stem = p.rsplit_once('.').map_or(p.as_str(), |(s, _)| s);
-            let mut all = text::index_terms(stem);
+            let mut all = name_words(stem);
             all.sort();
             all.dedup();
             for w in &all {
                 *path_df.entry(w.clone()).or_insert(0) += 1;
             }
             let name = stem.rsplit('/').next().unwrap_or(stem);
-            text::index_terms(name)
+            name_words(name)
         })
         .collect();
     let mut out = Vec::new();
@@ -190,7 +216,6 @@ pub fn rank(
 ) -> Vec<RankedFile> {
     let files = idx.files();
     let terms = report_terms(question);
-    let by_term: HashMap<&str, f64> = terms.iter().map(|(t, c)| (t.as_str(), *c)).collect();
     let raw = content.scores(&terms, K1, B);
     let top = raw.iter().copied().fold(0.0, f64::max);
     let mut score: Vec<f64> = raw
@@ -198,7 +223,9 @@ pub fn rank(
         .map(|&s| if top > 0.0 { s / top } else { 0.0 })
         .collect();
     score.resize(files.len(), 0.0);
-    for (f, bonus) in named_files(files, &by_term) {
+    let said = name_counts(question);
+    let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
+    for (f, bonus) in named_files(files, &said) {
         score[f] += bonus;
     }
     let mut named: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -213,6 +240,24 @@ pub fn rank(
     }
     let mut order: Vec<usize> = (0..score.len()).filter(|&f| score[f] > 0.0).collect();
     order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        // Why each file ranks where it does (`-vv`): the parts of its score.
+        let named: HashMap<usize, f64> = named_files(files, &said).into_iter().collect();
+        let signal: HashMap<usize, f64> = bonuses.iter().map(|(f, b, _)| (*f, *b)).collect();
+        for &f in order.iter().take(MAX_FILES) {
+            tracing::debug!(
+                score = score[f],
+                content = raw
+                    .get(f)
+                    .map_or(0.0, |r| if top > 0.0 { r / top } else { 0.0 }),
+                named = named.get(&f).copied().unwrap_or(0.0),
+                signals = signal.get(&f).copied().unwrap_or(0.0),
+                class = factor(&files[f], &idx.class_of(f)),
+                "report rank: {}",
+                files[f]
+            );
+        }
+    }
     let best = order.first().map_or(0.0, |&f| score[f]);
     let words: Vec<String> = terms.iter().map(|(t, _)| t.clone()).collect();
     let weights: Vec<f64> = vec![1.0; words.len()];
@@ -321,6 +366,22 @@ mod tests {
         ] {
             assert!(!in_test_suite(p), "{p}");
         }
+    }
+
+    #[test]
+    fn a_name_with_digits_is_one_word_and_names_no_file_by_its_pieces() {
+        assert_eq!(
+            name_words("nc2zarr h5netcdf_ python3"),
+            ["nc2zarr", "h5netcdf", "python3"]
+        );
+        let files: Vec<String> = ["pkg/backends/zarr.py", "pkg/backends/h5netcdf_.py"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let said = name_counts("error in an [nc2zarr](https://x.io/nc2zarr) test with h5netcdf");
+        let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
+        let named = named_files(&files, &said);
+        assert_eq!(named, [(1, NAMED_FILE)]);
     }
 
     #[test]

@@ -323,6 +323,10 @@ pub fn bonuses(
                 if files.is_empty() || files.len() > MAX_DEFINING_FILES {
                     continue;
                 }
+                tracing::debug!(
+                    "report signal: message {windows:?} -> {:?}",
+                    files.iter().map(|&f| &index.files()[f]).collect::<Vec<_>>()
+                );
                 let share = h.source.weight() / files.len() as f64;
                 for f in files {
                     by_file.entry(f).or_default().0 += share;
@@ -339,6 +343,11 @@ pub fn bonuses(
                     continue;
                 }
                 let share = h.source.weight() / files.len() as f64;
+                tracing::debug!(
+                    "report signal: name {n} ({:?}) -> {:?}",
+                    h.source,
+                    files.iter().map(|&f| &index.files()[f]).collect::<Vec<_>>()
+                );
                 for f in files {
                     let e = by_file.entry(f).or_default();
                     e.0 += share;
@@ -376,6 +385,15 @@ fn message_windows(message: &str) -> Vec<String> {
     let mut out = Vec::new();
     for run in runs {
         for win in run.windows(4) {
+            // "where it is not" is in some comment of every project: a piece of the
+            // message says what it is about only with two words that mean something.
+            let meaningful = win
+                .iter()
+                .filter(|w| !super::text::is_stopword(&w.to_lowercase()))
+                .count();
+            if meaningful < 2 {
+                continue;
+            }
             let text = win.join(" ");
             if text.len() >= 12 && !out.contains(&text) {
                 out.push(text);
@@ -415,7 +433,8 @@ fn files_for_path(files: &[String], written: &str) -> Vec<usize> {
 }
 
 /// The symbols a written name means: its qualified form (`Node.__hash__`) when some
-/// symbol has it, else its last component, matched exactly.
+/// symbol has it, else its last component, matched exactly, narrowed by the qualifiers
+/// written before it ([`narrowed_by_qualifiers`]).
 fn symbols_named(corpus: &Corpus, written: &str) -> Vec<usize> {
     let qualified: Vec<usize> = (0..corpus.symbols.len())
         .filter(|&si| {
@@ -427,8 +446,48 @@ fn symbols_named(corpus: &Corpus, written: &str) -> Vec<usize> {
         return qualified;
     }
     let leaf = written.rsplit('.').next().unwrap_or(written);
-    (0..corpus.symbols.len())
+    let all: Vec<usize> = (0..corpus.symbols.len())
         .filter(|&si| corpus.symbols[si].name == leaf)
+        .collect();
+    narrowed_by_qualifiers(corpus, written, all)
+}
+
+/// Of the symbols a dotted name's last component names, those whose file path or
+/// enclosing names carry the most of the qualifiers written before it: `testing.
+/// assert_allclose` is `xarray/testing/assertions.py`'s, not the test suite's helper of
+/// the same name; `np.core.defchararray`'s `core` narrows as `core/` does. A qualifier
+/// that matches nothing (an import alias, `xr`, `np`) narrows nothing, and the result is
+/// never empty when `symbols` is not.
+fn narrowed_by_qualifiers(corpus: &Corpus, written: &str, symbols: Vec<usize>) -> Vec<usize> {
+    let parts: Vec<String> = written.split('.').map(str::to_lowercase).collect();
+    let Some((_, qualifiers)) = parts.split_last() else {
+        return symbols;
+    };
+    if qualifiers.is_empty() || symbols.len() < 2 {
+        return symbols;
+    }
+    let carried = |si: usize| -> usize {
+        let sym = &corpus.symbols[si];
+        let path = corpus.files[sym.file].to_lowercase();
+        let stem = path.rsplit_once('.').map_or(path.as_str(), |(s, _)| s);
+        let mut words: Vec<&str> = stem.split('/').collect();
+        let display = sym.display.to_lowercase();
+        words.extend(display.split('.'));
+        qualifiers
+            .iter()
+            .filter(|q| words.contains(&q.as_str()))
+            .count()
+    };
+    let counts: Vec<usize> = symbols.iter().map(|&si| carried(si)).collect();
+    let best = counts.iter().copied().max().unwrap_or(0);
+    if best == 0 {
+        return symbols;
+    }
+    symbols
+        .into_iter()
+        .zip(counts)
+        .filter(|&(_, c)| c == best)
+        .map(|(si, _)| si)
         .collect()
 }
 
@@ -472,12 +531,12 @@ mod tests {
         );
         assert_eq!(
             message_windows("The 'yourapp' package was not installed in a way"),
-            vec![
-                "package was not installed",
-                "was not installed in",
-                "not installed in a",
-                "installed in a way"
-            ]
+            vec!["package was not installed", "installed in a way"]
+        );
+        // No piece of only one meaningful word: "where it is not" is in any comment.
+        assert_eq!(
+            message_windows("cannot access local variable 'x' where it is not associated"),
+            vec!["cannot access local variable"]
         );
         let report = "It fails\n\nwith\n```\nValueError: The 'yourapp' package was not installed in a way\n```\n";
         let c = corpus();
@@ -489,6 +548,41 @@ mod tests {
         });
         assert_eq!(b.len(), 1);
         assert_eq!((b[0].0, b[0].1), (0, 0.8));
+    }
+
+    #[test]
+    fn a_dotted_names_qualifiers_narrow_its_definitions() {
+        let sym = |name: &str, display: &str, file: usize| SymbolInfo {
+            name: name.into(),
+            display: display.into(),
+            kind: "function".into(),
+            file,
+            line: 1,
+            end_line: 2,
+            doc: String::new(),
+        };
+        let c = Corpus {
+            files: vec![
+                "xarray/testing/assertions.py".into(),
+                "xarray/tests/__init__.py".into(),
+                "xarray/core/formatting.py".into(),
+            ],
+            symbols: vec![
+                sym("assert_allclose", "assert_allclose", 0),
+                sym("assert_allclose", "assert_allclose", 1),
+                sym("diff", "Formatter.diff", 2),
+                sym("diff", "diff", 0),
+            ],
+            edges: vec![],
+        };
+        // The module word picks the file; an alias (`xr`) narrows nothing.
+        assert_eq!(symbols_named(&c, "testing.assert_allclose"), vec![0]);
+        assert_eq!(symbols_named(&c, "xr.testing.assert_allclose"), vec![0]);
+        // A class qualifier picks the method.
+        assert_eq!(symbols_named(&c, "Formatter.diff"), vec![2]);
+        // Qualifiers that match nothing keep every definition.
+        assert_eq!(symbols_named(&c, "np.assert_allclose"), vec![0, 1]);
+        assert_eq!(symbols_named(&c, "assert_allclose"), vec![0, 1]);
     }
 
     #[test]
