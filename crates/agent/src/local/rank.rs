@@ -611,6 +611,7 @@ impl LexIndex {
             .map(|f| ppr.get(*f).copied().unwrap_or(0.0))
             .fold(0.0, f64::max);
         let idf = |t: &str| forms.get(t).map_or_else(|| self.idf(t), |fm: &Form| fm.idf);
+        let spelled = |words: Vec<String>| spells_question(&words, terms);
         let mut out: Vec<RankedFile> = lex
             .into_iter()
             .map(|(f, (s, matched, evidence))| {
@@ -619,19 +620,27 @@ impl LexIndex {
                 } else {
                     0.0
                 };
-                let score =
+                let mut score =
                     s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(focus).min(1.0);
-                let mut symbols: Vec<(usize, f64, u32)> = self
+                let mut symbols: Vec<(usize, f64, u32, bool)> = self
                     .symbols_in(f)
                     .into_iter()
                     .filter_map(|si| {
                         let sym = self.symbol(si)?;
                         let score = self.score_symbol(si, &sym, terms, weights, &idf);
-                        Some((si, score, sym.line))
+                        let exact = spelled(text::index_terms(&sym.name));
+                        Some((si, score, sym.line, exact))
                     })
                     .filter(|x| x.1 > 0.0)
                     .collect();
-                symbols.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
+                // The question spells out this file's or one of its symbols' name ("the
+                // JSON encoder": `json_encoder.go`, `jsonEncoder`): that is its subject.
+                let named =
+                    symbols.iter().any(|x| x.3) || self.path_terms(f).is_some_and(|p| spelled(p));
+                if named {
+                    score += SPELLED_NAME * self.classes[f].discount(focus).min(1.0);
+                }
+                symbols.sort_by(|a, b| b.3.cmp(&a.3).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
                 RankedFile {
                     file: f,
                     score,
@@ -709,6 +718,24 @@ fn idf_of(n: usize, df: usize) -> f64 {
 /// How many files get their content read in stage 2.
 const SHORTLIST: usize = 24;
 
+/// What a file gains when the question spells out its name or one of its symbols'
+/// ([`spells_question`]), against the best file's normalised 1.
+const SPELLED_NAME: f64 = 0.5;
+
+/// Whether a name's words are exactly the question's words, two or more of them, in any
+/// order: "the JSON encoder" spells `jsonEncoder` and `json_encoder.go`, "the reindent
+/// filter" `ReindentFilter`; `TimeEncoder.UnmarshalJSON` merely shares its words.
+fn spells_question(name: &[String], terms: &[String]) -> bool {
+    if terms.len() < 2 || name.len() != terms.len() {
+        return false;
+    }
+    let mut a: Vec<&str> = name.iter().map(String::as_str).collect();
+    let mut b: Vec<&str> = terms.iter().map(String::as_str).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
 /// Term counts of a file's text, for [`LexIndex::rank`]'s content callback.
 pub fn content_terms(text: &str) -> HashMap<String, f64> {
     let mut m = HashMap::new();
@@ -719,6 +746,19 @@ pub fn content_terms(text: &str) -> HashMap<String, f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_spells_a_name_with_exactly_its_words() {
+        let words = |s: &str| text::index_terms(s);
+        let q = words("where is the JSON encoder");
+        assert!(spells_question(&words("jsonEncoder"), &q));
+        assert!(spells_question(&words("json_encoder"), &q));
+        assert!(spells_question(&words("EncoderJSON"), &q));
+        assert!(!spells_question(&words("UnmarshalJSON"), &q));
+        assert!(!spells_question(&words("JSONEncoderPool"), &q));
+        // One word names nothing in particular.
+        assert!(!spells_question(&words("encoder"), &words("the encoder")));
+    }
 
     fn sym(name: &str, kind: &str, file: usize, line: u32, doc: &str) -> SymbolInfo {
         SymbolInfo {
