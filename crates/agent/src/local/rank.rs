@@ -635,8 +635,7 @@ impl LexIndex {
                     .collect();
                 // The question spells out this file's or one of its symbols' name ("the
                 // JSON encoder": `json_encoder.go`, `jsonEncoder`): that is its subject.
-                let named =
-                    symbols.iter().any(|x| x.3) || self.path_terms(f).is_some_and(|p| spelled(p));
+                let named = symbols.iter().any(|x| x.3) || self.path_terms(f).is_some_and(&spelled);
                 if named {
                     score += SPELLED_NAME * self.classes[f].discount(focus).min(1.0);
                 }
