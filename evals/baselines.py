@@ -152,8 +152,10 @@ class Ctags:
             cwd=repo, capture_output=True, text=True, encoding="utf-8", errors="replace",
             check=True,
         ).stdout
-        for line in out.splitlines():
-            if line.startswith("!_TAG_"):
+        # Lines end at "\n" only: a tag's search pattern may hold a form feed or another
+        # character that str.splitlines() would also break at (pylint's test data does).
+        for line in out.split("\n"):
+            if line.startswith("!_TAG_") or "\t" not in line:
                 continue
             name, path = line.split("\t", 2)[:2]
             self.by_name[name].append(path.removeprefix("./"))
