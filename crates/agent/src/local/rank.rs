@@ -612,7 +612,7 @@ impl LexIndex {
             .fold(0.0, f64::max);
         let idf = |t: &str| forms.get(t).map_or_else(|| self.idf(t), |fm: &Form| fm.idf);
         let spelled = |words: Vec<String>| spells_question(&words, terms);
-        let mut out: Vec<RankedFile> = lex
+        let out: Vec<(RankedFile, bool)> = lex
             .into_iter()
             .map(|(f, (s, matched, evidence))| {
                 let pr = if top_ppr > 0.0 {
@@ -620,7 +620,7 @@ impl LexIndex {
                 } else {
                     0.0
                 };
-                let mut score =
+                let score =
                     s / top_lex + PAGERANK_WEIGHT * pr * self.classes[f].discount(focus).min(1.0);
                 let mut symbols: Vec<(usize, f64, u32, bool)> = self
                     .symbols_in(f)
@@ -635,19 +635,36 @@ impl LexIndex {
                     .collect();
                 // The question spells out this file's or one of its symbols' name ("the
                 // JSON encoder": `json_encoder.go`, `jsonEncoder`): that is its subject.
-                let named = symbols.iter().any(|x| x.3) || self.path_terms(f).is_some_and(&spelled);
-                if named {
-                    score += SPELLED_NAME * self.classes[f].discount(focus).min(1.0);
-                }
+                let named = symbols.iter().any(|x| x.3)
+                    || self.parts.files.get(f).is_some_and(|p| {
+                        let stem = path_stem(p);
+                        spelled(text::index_terms(stem.rsplit('/').next().unwrap_or(stem)))
+                    });
+                // Tests, samples and vendored code are not lifted: the question names the
+                // thing, not its test or its copy.
+                let named = named && self.classes[f].discount(focus) >= 1.0;
                 symbols.sort_by(|a, b| b.3.cmp(&a.3).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
-                RankedFile {
+                let ranked = RankedFile {
                     file: f,
                     score,
                     lexical: s,
                     evidence,
                     matched,
                     symbols: symbols.into_iter().map(|x| x.0).collect(),
+                };
+                (ranked, named)
+            })
+            .collect();
+        // A file the question spells out goes first, spelled files in their own order,
+        // just above the best of the rest (so the relative cutoff keeps what it kept).
+        let best = out.iter().map(|(r, _)| r.score).fold(0.0, f64::max);
+        let mut out: Vec<RankedFile> = out
+            .into_iter()
+            .map(|(mut r, named)| {
+                if named && best > 0.0 {
+                    r.score = best * (1.0 + SPELLED_LEAD * r.score / best);
                 }
+                r
             })
             .collect();
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
@@ -717,9 +734,9 @@ fn idf_of(n: usize, df: usize) -> f64 {
 /// How many files get their content read in stage 2.
 const SHORTLIST: usize = 24;
 
-/// What a file gains when the question spells out its name or one of its symbols'
-/// ([`spells_question`]), against the best file's normalised 1.
-const SPELLED_NAME: f64 = 0.5;
+/// How far above the best other file a file the question spells out is put
+/// ([`spells_question`]), as a share of the best score (times its own share of it).
+const SPELLED_LEAD: f64 = 0.1;
 
 /// Whether a name's words are exactly the question's words, two or more of them, in any
 /// order: "the JSON encoder" spells `jsonEncoder` and `json_encoder.go`, "the reindent
