@@ -47,6 +47,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use super::content::{self, ContentIndex, Postings};
+use super::framed::{Frame, Opened};
 use super::lexfile::{
     LexFileError, SectionRef, Stored, Terms, first16, hash8, hash16, len_u32, put_u32, read_at,
     records, term_table, u32_at, u64_at, write_replacing,
@@ -57,11 +58,17 @@ use super::rank::LexIndex;
 const MAGIC: &[u8] = b"explore content index\n";
 /// Bumped whenever the layout changes meaning.
 pub const CONTENT_VERSION: u32 = 1;
-/// Bytes before the header: magic, version, build digest, store key, lexical index id,
-/// header length and hash.
-const PREFIX_LEN: usize = MAGIC.len() + 4 + 16 + 16 + 16 + 4 + 16;
-/// Headers larger than this are corrupt (a real one is a hundred bytes plus the root).
-const MAX_HEADER: u32 = 64 * 1024;
+
+/// The frame of a content index file: this build's, keyed by the code store and the
+/// lexical index it was built with (`keys` = the store's key, the lexical index's id).
+fn frame(keys: &[[u8; 16]]) -> Frame<'_> {
+    Frame {
+        magic: MAGIC,
+        version: CONTENT_VERSION,
+        digest: build_digest(),
+        keys,
+    }
+}
 
 /// The sources whose change changes what the file holds: the tokeniser, the reader that
 /// decides which files are read, and this layout.
@@ -238,20 +245,12 @@ fn encode(stored: &Stored, content: &ContentIndex) -> std::io::Result<Vec<Vec<u8
         put_u32(&mut lengths, l);
     }
     let sections = [lengths, term_sec, post_data];
-    let mut refs = Vec::with_capacity(COUNT);
-    let mut offset = 0u64;
-    for (sec, bytes) in Sec::ALL.iter().zip(&sections) {
-        refs.push(SectionRef {
-            offset,
-            len: bytes.len() as u64,
-            hash: if sec.hashed_whole() {
-                hash16(bytes)
-            } else {
-                [0; 16]
-            },
-        });
-        offset += bytes.len() as u64;
-    }
+    let refs = Frame::layout(
+        Sec::ALL
+            .iter()
+            .zip(&sections)
+            .map(|(sec, bytes)| (bytes.as_slice(), sec.hashed_whole())),
+    );
     let header = Header {
         root: stored.root.to_string_lossy().into_owned(),
         files: len_u32(content.lengths().len())?,
@@ -259,15 +258,7 @@ fn encode(stored: &Stored, content: &ContentIndex) -> std::io::Result<Vec<Vec<u8
         sections: refs,
     };
     let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
-    let mut head = Vec::with_capacity(PREFIX_LEN + header.len());
-    head.extend_from_slice(MAGIC);
-    put_u32(&mut head, CONTENT_VERSION);
-    head.extend_from_slice(&build_digest());
-    head.extend_from_slice(&stored.store_key);
-    head.extend_from_slice(&stored.id);
-    put_u32(&mut head, len_u32(header.len())?);
-    head.extend_from_slice(&hash16(&header));
-    head.extend_from_slice(&header);
+    let (head, _) = frame(&[stored.store_key, stored.id]).head(&header)?;
     let mut out = vec![head];
     out.extend(sections);
     Ok(out)
@@ -281,44 +272,8 @@ pub(crate) fn open(
     stored: &Stored,
     files: usize,
 ) -> Result<ContentIndex, LexFileError> {
-    let file = File::open(path)?;
-    let len = file.metadata()?.len();
-    if len < PREFIX_LEN as u64 {
-        return Err(LexFileError::NotALexFile);
-    }
-    let mut prefix = [0u8; PREFIX_LEN];
-    read_at(&file, 0, &mut prefix)?;
-    let rest = prefix
-        .strip_prefix(MAGIC)
-        .ok_or(LexFileError::NotALexFile)?;
-    let (version, rest) = rest.split_at(4);
-    let found = u32_at(version, 0).ok_or(LexFileError::NotALexFile)?;
-    if found != CONTENT_VERSION {
-        return Err(LexFileError::Version {
-            found,
-            reads: CONTENT_VERSION,
-        });
-    }
-    let (digest, rest) = rest.split_at(16);
-    if digest != build_digest() {
-        return Err(LexFileError::Build);
-    }
-    let (key, rest) = rest.split_at(16);
-    let (id, rest) = rest.split_at(16);
-    if key != stored.store_key || id != stored.id {
-        return Err(LexFileError::Stale);
-    }
-    let (header_len, header_hash) = rest.split_at(4);
-    let header_len = u32_at(header_len, 0).ok_or(LexFileError::Header)?;
-    if header_len > MAX_HEADER || PREFIX_LEN as u64 + u64::from(header_len) > len {
-        return Err(LexFileError::Header);
-    }
-    let mut header = vec![0u8; header_len as usize];
-    read_at(&file, PREFIX_LEN as u64, &mut header)?;
-    if hash16(&header) != header_hash {
-        return Err(LexFileError::Header);
-    }
-    let header: Header = postcard::from_bytes(&header).map_err(|_| LexFileError::Header)?;
+    let opened = frame(&[stored.store_key, stored.id]).open(path)?;
+    let header: Header = postcard::from_bytes(&opened.header).map_err(|_| LexFileError::Header)?;
     if header.sections.len() != COUNT
         || header.files as usize != files
         || header.read > header.files
@@ -328,16 +283,8 @@ pub(crate) fn open(
     if header.root != stored.root.to_string_lossy() {
         return Err(LexFileError::OtherRoot(header.root));
     }
-    let body = PREFIX_LEN as u64 + u64::from(header_len);
-    for (sec, r) in Sec::ALL.iter().zip(&header.sections) {
-        let end = r
-            .offset
-            .checked_add(r.len)
-            .and_then(|e| e.checked_add(body));
-        if end.is_none_or(|e| e > len) {
-            return Err(LexFileError::Truncated(sec.name()));
-        }
-    }
+    opened.check_sections(&header.sections, |i| Sec::ALL[i].name())?;
+    let Opened { file, body, .. } = opened;
     let section = |sec: Sec| -> Result<Box<[u8]>, LexFileError> {
         let r = header.sections[sec as usize];
         let n = usize::try_from(r.len).map_err(|_| LexFileError::Truncated(sec.name()))?;
@@ -496,6 +443,11 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bytes before the header in this kind of file.
+    fn prefix_len() -> usize {
+        frame(&[[0; 16]; 2]).prefix_len()
+    }
     use crate::local::content::read_small;
     use crate::local::lexfile::tests::{
         Repo, ask, built, cited, lex_path, registry, repo, store_key,
@@ -624,7 +576,7 @@ mod tests {
         // A flipped byte anywhere: refused, or noticed by the lookup that reads it, or in
         // a byte nothing reads back; never a wrong answer without a failure.
         let mut noticed = 0;
-        for at in (PREFIX_LEN..good.len()).step_by(good.len() / 61 + 1) {
+        for at in (prefix_len()..good.len()).step_by(good.len() / 61 + 1) {
             let mut bad = good.clone();
             bad[at] ^= 0x20;
             std::fs::write(&path, &bad).unwrap();
@@ -673,10 +625,10 @@ mod tests {
         }
         // Damage that only a lookup finds (the postings): the same answer, from an index
         // built again, and the file rewritten whole.
-        let header_len = u32_at(&good[PREFIX_LEN - 20..PREFIX_LEN - 16], 0).unwrap() as usize;
+        let header_len = u32_at(&good[prefix_len() - 20..prefix_len() - 16], 0).unwrap() as usize;
         let header: Header =
-            postcard::from_bytes(&good[PREFIX_LEN..PREFIX_LEN + header_len]).unwrap();
-        let body = PREFIX_LEN + header_len;
+            postcard::from_bytes(&good[prefix_len()..prefix_len() + header_len]).unwrap();
+        let body = prefix_len() + header_len;
         let post = header.sections[Sec::Postings as usize];
         let mut bad = good.clone();
         for b in &mut bad[body + post.offset as usize..body + (post.offset + post.len) as usize] {

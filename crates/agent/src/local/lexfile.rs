@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use explore_tools::code::CodeTool;
 
+use super::framed::{Frame, Opened};
 use super::rank::{Backing, Corpus, LexIndex, Memory, Parts, Posting, SymbolInfo};
 use super::{contentfile, corpus, lexical};
 
@@ -55,12 +56,17 @@ use super::{contentfile, corpus, lexical};
 const MAGIC: &[u8] = b"explore lexical index\n";
 /// Bumped whenever the layout changes meaning.
 pub const LEX_VERSION: u32 = 1;
-/// Bytes before the header: magic, version, build digest, store key, header length and
-/// hash.
-const PREFIX_LEN: usize = MAGIC.len() + 4 + 16 + 16 + 4 + 16;
-/// Headers larger than this are corrupt (a real one is about a hundred bytes plus the
-/// root).
-const MAX_HEADER: u32 = 64 * 1024;
+
+/// The frame of a lexical index file: this build's, keyed by the code store it was built
+/// from (`keys` = the store's key).
+fn frame(keys: &[[u8; 16]]) -> Frame<'_> {
+    Frame {
+        magic: MAGIC,
+        version: LEX_VERSION,
+        digest: build_digest(),
+        keys,
+    }
+}
 
 /// The sources whose change changes what the index holds: a build with other splitting,
 /// stemming, ranking or text-search code must not read this build's files even if
@@ -429,20 +435,11 @@ fn encode(
         (Sec::Symbols, sym_data),
         (Sec::Sources, sources),
     ];
-    let mut refs = Vec::with_capacity(COUNT);
-    let mut offset = 0u64;
-    for (sec, bytes) in &sections {
-        refs.push(SectionRef {
-            offset,
-            len: bytes.len() as u64,
-            hash: if sec.hashed_whole() {
-                hash16(bytes)
-            } else {
-                [0; 16]
-            },
-        });
-        offset += bytes.len() as u64;
-    }
+    let refs = Frame::layout(
+        sections
+            .iter()
+            .map(|(sec, bytes)| (bytes.as_slice(), sec.hashed_whole())),
+    );
     let header = Header {
         root: root.to_string_lossy().into_owned(),
         files: len_u32(idx.files().len())?,
@@ -450,15 +447,7 @@ fn encode(
         sections: refs,
     };
     let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
-    let mut head = Vec::with_capacity(PREFIX_LEN + header.len());
-    head.extend_from_slice(MAGIC);
-    put_u32(&mut head, LEX_VERSION);
-    head.extend_from_slice(&build_digest());
-    head.extend_from_slice(&store_key);
-    put_u32(&mut head, len_u32(header.len())?);
-    let id = hash16(&header);
-    head.extend_from_slice(&id);
-    head.extend_from_slice(&header);
+    let (head, id) = frame(&[store_key]).head(&header)?;
     let mut out = vec![head];
     out.extend(sections.into_iter().map(|(_, b)| b));
     Ok((out, id))
@@ -513,59 +502,17 @@ pub(super) fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Resu
 /// this build, and checks its prefix, header, whole sections and the stats of the files
 /// the graph does not parse. The postings and symbol records are read on demand.
 pub fn open(path: &Path, root: &Path, store_key: [u8; 16]) -> Result<LexIndex, LexFileError> {
-    let file = File::open(path)?;
-    let len = file.metadata()?.len();
-    if len < PREFIX_LEN as u64 {
-        return Err(LexFileError::NotALexFile);
-    }
-    let mut prefix = [0u8; PREFIX_LEN];
-    read_at(&file, 0, &mut prefix)?;
-    let rest = prefix
-        .strip_prefix(MAGIC)
-        .ok_or(LexFileError::NotALexFile)?;
-    let (version, rest) = rest.split_at(4);
-    let found = u32_at(version, 0).ok_or(LexFileError::NotALexFile)?;
-    if found != LEX_VERSION {
-        return Err(LexFileError::Version {
-            found,
-            reads: LEX_VERSION,
-        });
-    }
-    let (digest, rest) = rest.split_at(16);
-    if digest != build_digest() {
-        return Err(LexFileError::Build);
-    }
-    let (key, rest) = rest.split_at(16);
-    if key != store_key {
-        return Err(LexFileError::Stale);
-    }
-    let (header_len, header_hash) = rest.split_at(4);
-    let header_len = u32_at(header_len, 0).ok_or(LexFileError::Header)?;
-    if header_len > MAX_HEADER || PREFIX_LEN as u64 + u64::from(header_len) > len {
-        return Err(LexFileError::Header);
-    }
-    let mut header = vec![0u8; header_len as usize];
-    read_at(&file, PREFIX_LEN as u64, &mut header)?;
-    if hash16(&header) != header_hash {
-        return Err(LexFileError::Header);
-    }
-    let header: Header = postcard::from_bytes(&header).map_err(|_| LexFileError::Header)?;
+    let opened = frame(&[store_key]).open(path)?;
+    let header: Header = postcard::from_bytes(&opened.header).map_err(|_| LexFileError::Header)?;
     if header.sections.len() != COUNT {
         return Err(LexFileError::Header);
     }
     if header.root != root.to_string_lossy() {
         return Err(LexFileError::OtherRoot(header.root));
     }
-    let body = PREFIX_LEN as u64 + u64::from(header_len);
-    for (sec, r) in Sec::ALL.iter().zip(&header.sections) {
-        let end = r
-            .offset
-            .checked_add(r.len)
-            .and_then(|e| e.checked_add(body));
-        if end.is_none_or(|e| e > len) {
-            return Err(LexFileError::Truncated(sec.name()));
-        }
-    }
+    opened.check_sections(&header.sections, |i| Sec::ALL[i].name())?;
+    let id = hash16(&opened.header);
+    let Opened { file, body, .. } = opened;
     let reader = Reader {
         file,
         body,
@@ -620,7 +567,7 @@ pub fn open(path: &Path, root: &Path, store_key: [u8; 16]) -> Result<LexIndex, L
         path: path.to_path_buf(),
         root: root.to_path_buf(),
         store_key,
-        id: first16(header_hash),
+        id,
     });
     Ok(idx)
 }
@@ -904,6 +851,11 @@ impl Backing for Memory {
 
 #[cfg(test)]
 pub(super) mod tests {
+    /// Bytes before the header in a lexical index file.
+    fn prefix_len() -> usize {
+        super::frame(&[[0; 16]; 1]).prefix_len()
+    }
+
     use std::path::PathBuf;
 
     use explore_tools::code::IndexOptions;
@@ -1107,7 +1059,7 @@ pub(super) mod tests {
         }
         // A flipped byte anywhere: refused, or noticed by the lookup that reads it, or in
         // a byte nothing reads back; never a wrong answer without a failure.
-        for at in (PREFIX_LEN..good.len()).step_by(good.len() / 61 + 1) {
+        for at in (prefix_len()..good.len()).step_by(good.len() / 61 + 1) {
             let mut bad = good.clone();
             bad[at] ^= 0x20;
             std::fs::write(&path, &bad).unwrap();
@@ -1169,8 +1121,8 @@ pub(super) mod tests {
 
     fn opened_header(path: &Path) -> Header {
         let bytes = std::fs::read(path).unwrap();
-        let len = u32_at(&bytes[PREFIX_LEN - 20..PREFIX_LEN - 16], 0).unwrap() as usize;
-        postcard::from_bytes(&bytes[PREFIX_LEN..PREFIX_LEN + len]).unwrap()
+        let len = u32_at(&bytes[prefix_len() - 20..prefix_len() - 16], 0).unwrap() as usize;
+        postcard::from_bytes(&bytes[prefix_len()..prefix_len() + len]).unwrap()
     }
 
     #[tokio::test]

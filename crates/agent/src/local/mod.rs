@@ -33,6 +33,7 @@ mod content;
 mod contentfile;
 pub mod corpus;
 pub mod evidence;
+mod framed;
 pub mod lexfile;
 pub mod lexical;
 mod lines;
