@@ -47,10 +47,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use super::content::{self, ContentIndex, Postings};
-use super::framed::{Frame, Opened};
+use super::framed::{Frame, Opened, digest_of};
 use super::lexfile::{
-    LexFileError, SectionRef, Stored, Terms, first16, hash8, hash16, len_u32, put_u32, read_at,
-    records, term_table, u32_at, u64_at, write_replacing,
+    LexFileError, SectionRef, Stored, Terms, hash8, hash16, len_u32, put_u32, read_at, records,
+    term_table, u32_at, u64_at, write_replacing,
 };
 use super::rank::LexIndex;
 
@@ -72,24 +72,18 @@ fn frame(keys: &[[u8; 16]]) -> Frame<'_> {
 
 /// The sources whose change changes what the file holds: the tokeniser, the reader that
 /// decides which files are read, and this layout.
-const SOURCES: [&str; 4] = [
+const SOURCES: [&str; 5] = [
     include_str!("content.rs"),
     include_str!("contentfile.rs"),
     include_str!("text.rs"),
+    include_str!("framed.rs"),
     env!("CARGO_PKG_VERSION"),
 ];
 
 /// The build digest: blake3 of [`SOURCES`].
 fn build_digest() -> [u8; 16] {
     static DIGEST: OnceLock<[u8; 16]> = OnceLock::new();
-    *DIGEST.get_or_init(|| {
-        let mut h = blake3::Hasher::new();
-        for s in SOURCES {
-            h.update(&(s.len() as u64).to_le_bytes());
-            h.update(s.as_bytes());
-        }
-        first16(h.finalize().as_bytes())
-    })
+    *DIGEST.get_or_init(|| digest_of(&SOURCES))
 }
 
 /// The content file that belongs with the lexical index file `lex`.

@@ -9,11 +9,24 @@
 use std::fs::File;
 use std::path::Path;
 
-use super::lexfile::{LexFileError, SectionRef, hash16, len_u32, put_u32, read_at, u32_at};
+use super::lexfile::{
+    LexFileError, SectionRef, first16, hash16, len_u32, put_u32, read_at, u32_at,
+};
 
 /// Headers larger than this are corrupt (a real one is about a hundred bytes plus the
 /// root).
 const MAX_HEADER: u32 = 64 * 1024;
+
+/// The digest of the source texts whose change changes what a file holds (its build
+/// digest): each text's length, then the text.
+pub(super) fn digest_of(sources: &[&str]) -> [u8; 16] {
+    let mut h = blake3::Hasher::new();
+    for s in sources {
+        h.update(&(s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    }
+    first16(h.finalize().as_bytes())
+}
 
 /// What a file's prefix holds, written and expected alike.
 pub(super) struct Frame<'a> {

@@ -48,7 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use explore_tools::code::CodeTool;
 
-use super::framed::{Frame, Opened};
+use super::framed::{Frame, Opened, digest_of};
 use super::rank::{Backing, Corpus, LexIndex, Memory, Parts, Posting, SymbolInfo};
 use super::{contentfile, corpus, lexical};
 
@@ -71,7 +71,7 @@ fn frame(keys: &[[u8; 16]]) -> Frame<'_> {
 /// The sources whose change changes what the index holds: a build with other splitting,
 /// stemming, ranking or text-search code must not read this build's files even if
 /// nobody bumped [`LEX_VERSION`].
-const SOURCES: [&str; 8] = [
+const SOURCES: [&str; 9] = [
     include_str!("text.rs"),
     include_str!("rank.rs"),
     include_str!("corpus.rs"),
@@ -79,20 +79,14 @@ const SOURCES: [&str; 8] = [
     include_str!("lines.rs"),
     include_str!("classify.rs"),
     include_str!("lexfile.rs"),
+    include_str!("framed.rs"),
     env!("CARGO_PKG_VERSION"),
 ];
 
 /// The build digest: blake3 of [`SOURCES`].
 fn build_digest() -> [u8; 16] {
     static DIGEST: OnceLock<[u8; 16]> = OnceLock::new();
-    *DIGEST.get_or_init(|| {
-        let mut h = blake3::Hasher::new();
-        for s in SOURCES {
-            h.update(&(s.len() as u64).to_le_bytes());
-            h.update(s.as_bytes());
-        }
-        first16(h.finalize().as_bytes())
-    })
+    *DIGEST.get_or_init(|| digest_of(&SOURCES))
 }
 
 pub(super) fn first16(bytes: &[u8]) -> [u8; 16] {
