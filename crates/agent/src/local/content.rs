@@ -9,6 +9,11 @@
 //! one from the file, through the same scoring code, so the two rank alike.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use explore_tools::code::progress::Phase;
 
 use super::contentfile;
 use super::text;
@@ -49,24 +54,35 @@ impl ContentIndex {
     /// Reads and indexes `files` (`read` gives a file's text, `None` to skip it), on every
     /// core: a large repository's sources are tens of megabytes.
     pub fn build(files: &[String], read: &(dyn Fn(&str) -> Option<String> + Sync)) -> Self {
+        Self::build_with(files, read, HashMap::new())
+    }
+
+    /// [`ContentIndex::build`], taking the terms of the files `pre` counted already (by
+    /// path, from a [`Precount`] that read them with the same `read`) instead of reading
+    /// and counting them again. The index is the same either way: a file's counts depend
+    /// on its text alone, and the postings are inverted in file order below.
+    pub(super) fn build_with(
+        files: &[String],
+        read: &(dyn Fn(&str) -> Option<String> + Sync),
+        mut pre: HashMap<String, Counted>,
+    ) -> Self {
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 8);
-        let chunk = files.len().div_ceil(threads).max(1);
         let started = std::time::Instant::now();
-        let counted: Vec<Vec<(usize, HashMap<String, u32>)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = files
+        // Per file: `None` until counted, then its counts (`None` inside: not read).
+        let mut slots: Vec<Option<Counted>> = files.iter().map(|f| pre.remove(f)).collect();
+        let precounted = slots.iter().filter(|s| s.is_some()).count();
+        let todo: Vec<usize> = (0..files.len()).filter(|&i| slots[i].is_none()).collect();
+        let chunk = todo.len().div_ceil(threads).max(1);
+        let counted: Vec<Vec<(usize, Counted)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = todo
                 .chunks(chunk)
-                .enumerate()
-                .map(|(c, part)| {
+                .map(|part| {
                     scope.spawn(move || {
                         let mut memo = Memo::default();
                         part.iter()
-                            .enumerate()
-                            .filter_map(|(i, path)| {
-                                let text = read(path)?;
-                                Some((c * chunk + i, count_terms(&text, &mut memo)))
-                            })
+                            .map(|&i| (i, read(&files[i]).map(|t| count_terms(&t, &mut memo))))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -76,11 +92,18 @@ impl ContentIndex {
                 .map(|h| h.join().unwrap_or_default())
                 .collect()
         });
+        for (i, c) in counted.into_iter().flatten() {
+            slots[i] = Some(c);
+        }
         let counted_in = started.elapsed();
         let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         let mut lengths = vec![0u32; files.len()];
         let mut read = 0;
-        for (f, counts) in counted.into_iter().flatten() {
+        for (f, slot) in slots.into_iter().enumerate() {
+            // Not read, or its thread panicked: no terms, as the file had none.
+            let Some(Some(counts)) = slot else {
+                continue;
+            };
             read += 1;
             lengths[f] = counts.values().sum();
             let f = u32::try_from(f).unwrap_or(u32::MAX);
@@ -92,8 +115,8 @@ impl ContentIndex {
             list.sort_unstable();
         }
         tracing::debug!(
-            "content index: {} files read and counted in {counted_in:.2?} ({threads} threads), \
-             {} terms inverted in {:.2?}",
+            "content index: {} files read and counted in {counted_in:.2?} ({threads} threads, \
+             {precounted} counted ahead), {} terms inverted in {:.2?}",
             read,
             postings.len(),
             started.elapsed() - counted_in
@@ -215,6 +238,130 @@ struct Memo {
 /// Distinct chunks a [`Memo`] keeps before it starts over (a few tens of megabytes).
 const MEMO_MAX: usize = 1 << 18;
 
+/// One file's terms and how often each occurs; `None` when the file could not be read.
+pub(super) type Counted = Option<HashMap<String, u32>>;
+
+/// The content index's reading and counting, started before `explore index` builds the
+/// code index, run while that build links and writes.
+///
+/// Counting every file's terms is most of the content index's cost (about 2 s of CPU on
+/// the 1.4M-line benchmark corpus), and it needs only the file list, not the code graph.
+/// Built after the code index and the lexical index, as it was, it added its whole time
+/// to `explore index`; yet the code index's link and serialisation and the lexical index
+/// run mostly on one thread. This thread walks the repository while the code index walks
+/// it (both on one thread), waits while the extraction keeps every core busy (counting
+/// then would only slow it down), and counts once the code index links. Whatever it has
+/// not counted when the content index is built is counted then, as before
+/// ([`ContentIndex::build_with`]), and the index is the same: a file's counts depend on
+/// its text alone.
+pub struct Precount {
+    shared: Arc<PreShared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+struct PreShared {
+    root: PathBuf,
+    /// The repository's source files (`lexical::list_sources`), `None` when the walk
+    /// failed; set before any counting.
+    sources: OnceLock<Option<Vec<String>>>,
+    /// Set by [`Precount::finish`] (or a drop): stop after the file in hand.
+    stop: AtomicBool,
+    counted: Mutex<HashMap<String, Counted>>,
+}
+
+impl std::fmt::Debug for Precount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Precount")
+            .field("root", &self.shared.root)
+            .finish()
+    }
+}
+
+impl Precount {
+    /// Starts walking and counting the source files under `root` (an absolute path, as
+    /// the lexical index's) on a thread of its own.
+    pub fn start(root: &Path) -> Precount {
+        let shared = Arc::new(PreShared {
+            root: root.to_path_buf(),
+            sources: OnceLock::new(),
+            stop: AtomicBool::new(false),
+            counted: Mutex::new(HashMap::new()),
+        });
+        let s = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("explore-content".into())
+            .spawn(move || s.run())
+            .ok();
+        Precount { shared, thread }
+    }
+
+    /// The repository the files are counted in.
+    pub(super) fn root(&self) -> &Path {
+        &self.shared.root
+    }
+
+    /// The repository's source files as `lexical::list_sources` lists them, walked at
+    /// the start (waits for that walk, which runs at the normal priority); `None` when the
+    /// thread could not be started or the walk failed.
+    pub(super) fn sources(&self) -> Option<Vec<String>> {
+        self.thread.as_ref()?;
+        self.shared.sources.wait().clone()
+    }
+
+    /// Stops the counting after the file in hand and hands over the files counted, by
+    /// path (empty when the thread failed).
+    pub(super) fn finish(mut self) -> HashMap<String, Counted> {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let joined = self.thread.take().is_some_and(|t| t.join().is_ok());
+        match self.shared.counted.lock() {
+            Ok(mut m) if joined => std::mem::take(&mut *m),
+            _ => HashMap::new(),
+        }
+    }
+}
+
+impl Drop for Precount {
+    fn drop(&mut self) {
+        // Not joined: a process that no longer needs the counts does not wait for them.
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl PreShared {
+    fn run(&self) {
+        let walked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            super::lexical::list_sources(&self.root)
+        }))
+        .ok();
+        let Some(sources) = self.sources.get_or_init(|| walked) else {
+            return;
+        };
+        // The extraction uses every core; the link, the writes and the lexical index after
+        // it mostly one.
+        while !self.stop.load(Ordering::Relaxed)
+            && matches!(
+                explore_tools::code::progress::snapshot().phase,
+                Phase::Walking | Phase::Parsing
+            )
+        {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let mut memo = Memo::default();
+        for rel in sources {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let counted = read_small(&self.root, rel).map(|t| count_terms(&t, &mut memo));
+            match self.counted.lock() {
+                Ok(mut m) => {
+                    m.insert(rel.clone(), counted);
+                }
+                Err(_) => return,
+            }
+        }
+    }
+}
+
 /// How often each term of [`terms_of`] occurs in `text`, counted chunk by chunk: the terms
 /// of a text are those of its alphanumeric runs, each on its own, so a run's terms count
 /// as often as the run occurs.
@@ -287,6 +434,82 @@ mod tests {
             .map(|(p, t)| (p.to_string(), t.to_string()))
             .collect();
         ContentIndex::build(&paths, &|p| texts.get(p).cloned())
+    }
+
+    /// Everything an index holds, in a comparable form: lengths, files read, postings.
+    type Parts = (Vec<u32>, usize, Vec<(String, Vec<(u32, u32)>)>);
+
+    fn parts(idx: &ContentIndex) -> Parts {
+        let mut terms: Vec<_> = idx
+            .memory()
+            .expect("built in memory")
+            .iter()
+            .map(|(t, l)| (t.clone(), l.clone()))
+            .collect();
+        terms.sort();
+        (idx.lengths().to_vec(), idx.files_read(), terms)
+    }
+
+    #[test]
+    fn counts_taken_ahead_make_the_same_index() {
+        let files: Vec<String> = ["a.py", "b.go", "c.bin", "d.rs", "a.py"]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let read = |p: &str| match p {
+            "a.py" => Some("def ceiling(self): return ceiling_of(self)".to_string()),
+            "b.go" => Some("func Floor() int { return floor }".to_string()),
+            "d.rs" => Some("fn main() { HTTPClient::new() }".to_string()),
+            _ => None,
+        };
+        let whole = parts(&ContentIndex::build(&files, &read));
+        let mut memo = Memo::default();
+        let count = |p: &str, memo: &mut Memo| read(p).map(|t| count_terms(&t, memo));
+        // None, some, all of the files counted ahead, an unreadable one among them, and a
+        // path the list does not hold.
+        let subsets: [&[&str]; 4] = [
+            &[],
+            &["b.go", "c.bin"],
+            &["a.py", "b.go", "c.bin", "d.rs"],
+            &["zz.py"],
+        ];
+        for subset in subsets {
+            let pre: HashMap<String, Counted> = subset
+                .iter()
+                .map(|p| (p.to_string(), count(p, &mut memo)))
+                .collect();
+            assert_eq!(
+                parts(&ContentIndex::build_with(&files, &read, pre)),
+                whole,
+                "{subset:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_precount_lists_and_counts_as_the_build_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (rel, text) in [
+            ("pkg/a.go", "package pkg\nfunc Retry() {}\n"),
+            ("b.py", "def backoff(): pass\n"),
+            ("notes.txt", "not a source file"),
+            ("c.rs", "fn jitter() {}\n"),
+        ] {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let pre = Precount::start(&root);
+        let sources = pre.sources().expect("walked");
+        assert_eq!(sources, super::super::lexical::list_sources(&root));
+        let read = |rel: &str| read_small(&root, rel);
+        let counted = pre.finish();
+        assert!(counted.keys().all(|k| sources.contains(k)), "{counted:?}");
+        assert_eq!(
+            parts(&ContentIndex::build_with(&sources, &read, counted)),
+            parts(&ContentIndex::build(&sources, &read))
+        );
     }
 
     #[test]

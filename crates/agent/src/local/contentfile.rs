@@ -144,12 +144,13 @@ pub(crate) fn load(idx: &LexIndex, read: &(dyn Fn(&str) -> Option<String> + Sync
             path.display()
         ),
     }
-    build_and_save(idx, stored, read)
+    build_and_save(idx, stored, read, HashMap::new())
 }
 
 /// Writes the content file for `idx` unless a fresh one is there: `explore index` warms
-/// it with the lexical index, so the first report reads it instead of the tree.
-pub fn refresh(idx: &LexIndex) {
+/// it with the lexical index, so the first report reads it instead of the tree. The files
+/// `pre` counted already (in the same repository) are not read again.
+pub fn refresh(idx: &LexIndex, pre: Option<content::Precount>) {
     let Some(stored) = idx.stored() else {
         return;
     };
@@ -157,7 +158,16 @@ pub fn refresh(idx: &LexIndex) {
         return;
     }
     let root = stored.root.clone();
-    build_and_save(idx, stored, &|rel: &str| content::read_small(&root, rel));
+    let counted = pre
+        .filter(|p| p.root() == root)
+        .map(content::Precount::finish)
+        .unwrap_or_default();
+    build_and_save(
+        idx,
+        stored,
+        &|rel: &str| content::read_small(&root, rel),
+        counted,
+    );
 }
 
 /// Drops a content file that a lookup found damaged: removes it and builds the index
@@ -176,16 +186,17 @@ pub(crate) fn rebuild_damaged(
         path.display()
     );
     let _ = std::fs::remove_file(&path);
-    build_and_save(idx, stored, read)
+    build_and_save(idx, stored, read, HashMap::new())
 }
 
 fn build_and_save(
     idx: &LexIndex,
     stored: &Stored,
     read: &(dyn Fn(&str) -> Option<String> + Sync),
+    counted: HashMap<String, content::Counted>,
 ) -> ContentIndex {
     let started = std::time::Instant::now();
-    let content = ContentIndex::build(idx.files(), read);
+    let content = ContentIndex::build_with(idx.files(), read, counted);
     let built = started.elapsed();
     let path = path_for(&stored.path);
     match save(&path, stored, &content) {

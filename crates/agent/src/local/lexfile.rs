@@ -50,7 +50,7 @@ use explore_tools::code::CodeTool;
 
 use super::framed::{Frame, Opened, digest_of};
 use super::rank::{Backing, Corpus, LexIndex, Memory, Parts, Posting, SymbolInfo};
-use super::{contentfile, corpus, lexical};
+use super::{content, contentfile, corpus, lexical};
 
 /// The first bytes of a lexical index file.
 const MAGIC: &[u8] = b"explore lexical index\n";
@@ -192,6 +192,14 @@ pub fn build_and_save(
 /// the code index, so the first concept question and the first pasted report read them
 /// instead of building them.
 pub fn refresh(code: &CodeTool, root: &Path) {
+    refresh_with(code, root, None);
+}
+
+/// [`refresh`] with the repository's source files walked and counted ahead by `pre`
+/// (`explore index` starts it before the code index, see [`content::Precount`]): the
+/// lexical index takes its file list, the content index its counts.
+pub fn refresh_with(code: &CodeTool, root: &Path, pre: Option<content::Precount>) {
+    let pre = pre.filter(|p| p.root() == root);
     let (Some(path), Some(store)) = (code.cache_path().map(|c| path_for(&c)), code.fresh_store())
     else {
         return;
@@ -207,11 +215,14 @@ pub fn refresh(code: &CodeTool, root: &Path) {
             }
             let corpus = corpus::from_graph(&graph);
             drop(graph);
-            let sources = lexical::list_sources(root);
+            let sources = pre
+                .as_ref()
+                .and_then(content::Precount::sources)
+                .unwrap_or_else(|| lexical::list_sources(root));
             build_and_save(corpus, root, &sources, Some(&path), Some(store.key()))
         }
     };
-    contentfile::refresh(&idx);
+    contentfile::refresh(&idx, pre);
 }
 
 /// The sections, in file order.

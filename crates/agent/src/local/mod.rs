@@ -50,6 +50,8 @@ mod symbol;
 pub mod text;
 mod writer;
 
+pub use content::Precount;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 

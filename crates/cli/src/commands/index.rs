@@ -6,7 +6,7 @@
 
 use crate::output::{out, outln};
 use anyhow::{Result, anyhow};
-use explore_agent::local::lexfile;
+use explore_agent::local::{Precount, lexfile};
 use explore_tools::RepoRoot;
 use explore_tools::code::arango::{self, ArangoConfig, PushStats};
 use explore_tools::code::{CodeTool, IndexOptions, IndexStats};
@@ -28,16 +28,18 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
         let Some(_lock) = crate::background::try_lock(&cache)? else {
             return Ok(0);
         };
+        let pre = precount(&tool, &root_path);
         tool.index().map_err(|e| anyhow!("{e}"))?;
-        lexfile::refresh(&tool, &root_path);
+        lexfile::refresh_with(&tool, &root_path, pre);
         return Ok(0);
     }
     let stats = {
         // Phase and files done of total on stderr while the build runs (terminal only).
         let _watch = index_bar(global.quiet);
+        let pre = precount(&tool, &root_path);
         let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
         // The concept ranking's index, so that the first concept question reads it.
-        lexfile::refresh(&tool, &root_path);
+        lexfile::refresh_with(&tool, &root_path, pre);
         stats
     };
     let store = crate::store::resolve(&args.store, &dir)?;
@@ -70,6 +72,13 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// The content index's counting, started on whatever core the code index leaves idle
+/// ([`Precount`]), when the code index is about to change (no store, or a stale one) and
+/// with it the lexical and content indexes keyed by it; a fresh one needs no counting.
+fn precount(tool: &CodeTool, root: &std::path::Path) -> Option<Precount> {
+    tool.fresh_store().is_none().then(|| Precount::start(root))
 }
 
 fn human_push(cfg: &ArangoConfig, p: &PushStats) -> String {
