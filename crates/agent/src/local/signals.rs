@@ -29,6 +29,9 @@ pub enum Target {
     /// The message of a raised error (`AssertionError: Tried to resolve a name …`), looked
     /// up as text in the source: the code that raises it is where it failed.
     Message(String),
+    /// A command-line option (`--cache-show`), looked up as a string literal in the
+    /// project's own code: the file that registers it handles it.
+    Option(String),
 }
 
 /// Where in the report a hint was found; the source sets its weight.
@@ -42,6 +45,8 @@ pub enum Source {
     Mention,
     /// An error message some source file spells out.
     Raised,
+    /// A command-line option some source file registers.
+    CommandOption,
     /// A name in the report's first line.
     Title,
     /// A name in backticks in the prose.
@@ -59,6 +64,7 @@ impl Source {
             Source::Frame => 0.4,
             Source::Mention => 0.8,
             Source::Raised => 0.8,
+            Source::CommandOption => 0.8,
             Source::Title => 0.7,
             Source::Backticked => 0.4,
             Source::Prose => 0.25,
@@ -139,6 +145,14 @@ static RAISED: LazyLock<Regex> = LazyLock::new(|| {
     pattern(r"^\s*(?:[\w.]+\.)?(?:[A-Z]\w*(?:Error|Exception|Warning|Failure)|panic):\s+(.{12,})$")
 });
 
+/// A long command-line option as a report writes it (`pytest --cache-show --help`,
+/// `` `--doctest-modules` ``), not a markdown rule (`---`) or a diff line.
+static OPTION: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?:^|[\s(`'\x22\[=])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b"));
+
+/// Options every command has: they name no file in particular.
+const COMMON_OPTIONS: &[&str] = &["help", "version", "verbose", "quiet", "debug"];
+
 /// Whether a question is a pasted report rather than a question: several lines, or many
 /// words.
 pub fn is_report(question: &str) -> bool {
@@ -192,6 +206,16 @@ pub fn of(question: &str) -> Vec<Hint> {
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fenced = !fenced;
             continue;
+        }
+        // Options anywhere, code blocks included: that is where commands are written.
+        for c in OPTION.captures_iter(line) {
+            let name = c[1].to_string();
+            if !COMMON_OPTIONS.contains(&name.as_str()) {
+                hints.push(Hint {
+                    target: Target::Option(name),
+                    source: Source::CommandOption,
+                });
+            }
         }
         if let Some(c) = RAISED.captures(line) {
             hints.push(Hint {
@@ -325,6 +349,38 @@ pub fn bonuses(
                 }
                 tracing::debug!(
                     "report signal: message {windows:?} -> {:?}",
+                    files.iter().map(|&f| &index.files()[f]).collect::<Vec<_>>()
+                );
+                let share = h.source.weight() / files.len() as f64;
+                for f in files {
+                    by_file.entry(f).or_default().0 += share;
+                }
+            }
+            Target::Option(o) => {
+                // Registered as a string literal: "--cache-show" (Python, JavaScript, Java,
+                // Rust's clap), or "cache-show" in Go's flag packages.
+                let dashed = [format!("\"--{o}\""), format!("'--{o}'")];
+                let bare = format!("\"{o}\"");
+                let files: Vec<usize> = (0..index.files().len())
+                    .filter(|&f| {
+                        let class = index.class_of(f);
+                        let path = &index.files()[f];
+                        !class.test
+                            && !class.sample
+                            && read(path).is_some_and(|text| {
+                                let has = |n: &str| {
+                                    memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some()
+                                };
+                                dashed.iter().any(|d| has(d))
+                                    || (path.ends_with(".go") && has(&bare))
+                            })
+                    })
+                    .collect();
+                if files.is_empty() || files.len() > MAX_DEFINING_FILES {
+                    continue;
+                }
+                tracing::debug!(
+                    "report signal: option --{o} -> {:?}",
                     files.iter().map(|&f| &index.files()[f]).collect::<Vec<_>>()
                 );
                 let share = h.source.weight() / files.len() as f64;
@@ -548,6 +604,31 @@ mod tests {
         });
         assert_eq!(b.len(), 1);
         assert_eq!((b[0].0, b[0].1), (0, 0.8));
+    }
+
+    #[test]
+    fn a_command_line_option_points_at_the_file_registering_it() {
+        let report = "--cache-show --help crashes\n\nRunning\n```\n$ pytest --cache-show --help\n```\nfails; `--lf` too. ---\n";
+        let options: Vec<String> = of(report)
+            .into_iter()
+            .filter_map(|h| match h.target {
+                Target::Option(o) => Some(o),
+                _ => None,
+            })
+            .collect();
+        // `--help` is every command's; a markdown rule is no option.
+        assert_eq!(options, ["cache-show", "cache-show", "lf"]);
+        let c = corpus();
+        let b = bonuses(&LexIndex::build(c.clone()), &of(report), &mut |p| match p {
+            "src/pkg/api.py" => {
+                Some("parser.addoption(\"--cache-show\", action=\"store_true\")".into())
+            }
+            // A test that passes the option registers nothing.
+            "tests/test_nodes.py" => Some("run(\"--cache-show\")".into()),
+            _ => Some(String::new()),
+        });
+        assert_eq!(b.len(), 1, "{b:?}");
+        assert_eq!((b[0].0, b[0].1), (0, Source::CommandOption.weight()));
     }
 
     #[test]
