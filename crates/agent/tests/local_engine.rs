@@ -775,3 +775,48 @@ async fn a_local_run_does_not_cut_its_outputs() {
     assert_eq!(files(&tiny), files(&default));
     assert_clean(&tiny);
 }
+
+/// A kind word outranks letter case: "the blueprint class" is the class `Blueprint`, not
+/// the property `Request.blueprint` whose name matches the question's case.
+#[tokio::test]
+async fn a_kind_word_picks_the_class_over_a_same_cased_property() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("blueprints.py"),
+        "class Blueprint:\n    \"\"\"A group of routes.\"\"\"\n\n    def register(self, app):\n        return app\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("wrappers.py"),
+        "class Request:\n    @property\n    def blueprint(self):\n        return None\n",
+    )
+    .unwrap();
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let registry = Registry::new(RepoRoot::new(&root).unwrap(), options);
+    for (question, want) in [
+        ("where is the blueprint class", ("blueprints.py", 1)),
+        ("blueprint class", ("blueprints.py", 1)),
+        // Without a kind word the name as cased wins.
+        ("where is blueprint defined", ("wrappers.py", 3)),
+    ] {
+        let mut policy = LocalPolicy::new(registry.clone());
+        let r = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+            .await
+            .unwrap();
+        let got = files(&r);
+        assert_eq!(
+            got.first().map(|f| f.0),
+            Some(want.0),
+            "{question}: {got:?}"
+        );
+        assert!(cites(&r, want.0, want.1), "{question}: {got:?}");
+    }
+}

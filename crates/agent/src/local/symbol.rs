@@ -622,7 +622,21 @@ pub(super) fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
         .filter(|h| whole(h) || h.name.as_deref().and_then(|n| n.rsplit('.').next()) == Some(leaf))
         .cloned()
         .collect();
-    let pool = if exact.is_empty() { hits } else { exact };
+    // A kind word outranks letter case: "the blueprint class" is the class `Blueprint`,
+    // not the property `Request.blueprint` that matches its case.
+    let fits = |h: &Hit| {
+        sym.kind.is_some_and(|k| {
+            h.kind
+                .as_deref()
+                .is_some_and(|g| g == k || kind_matches(k, g))
+        })
+    };
+    let kind_elsewhere = !exact.iter().any(fits) && hits.iter().any(fits);
+    let pool = if exact.is_empty() || kind_elsewhere {
+        hits
+    } else {
+        exact
+    };
     let mut chosen = narrow(sym, &pool);
     chosen.iter_mut().for_each(|h| h.section = None);
     // The name as written comes first ("Code": the type before the method `Error.Code`);
