@@ -261,27 +261,44 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
         summary,
         ..Default::default()
     };
-    let (body, digest) = lazy::encode_delta(&delta).ok()?;
-    let saved = crash::step(cache, crash::Step::WriteDelta)
-        .and_then(|()| lazy::save_delta(&path, print, &body, &digest));
-    if let Err(e) = saved {
-        // The answer comes from the delta in memory; the next query refreshes again.
-        tracing::warn!(
-            "could not write the code store delta for {}: {e}",
-            path.display()
-        );
-    }
-    let s = &delta.summary;
+    let digest = write_delta(cache, &path, print, &delta)?;
     (stats.symbols, stats.files) = store.counts();
-    stats.lines = s.lines;
-    stats.with_syntax_errors = s.with_syntax_errors;
-    stats.skipped = s.skipped.clone();
-    stats.edges = s.edges.clone();
+    take_summary(&mut stats, &delta);
     stats.relinked = stats.parsed;
     stats.reused = stats.files.saturating_sub(stats.parsed + stats.rehashed);
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code store refreshed in place");
     Some((store.with_delta(delta, digest), stats))
+}
+
+/// Encodes `delta` and writes it beside the store at `path`, returning its digest. A write
+/// that fails is a warning, not a failure: the answer comes from the delta in memory, and
+/// the next query refreshes again.
+pub(super) fn write_delta(
+    cache: &Path,
+    path: &Path,
+    print: [u8; 16],
+    delta: &Delta,
+) -> Option<[u8; 32]> {
+    let (body, digest) = lazy::encode_delta(delta).ok()?;
+    let saved = crash::step(cache, crash::Step::WriteDelta)
+        .and_then(|()| lazy::save_delta(path, print, &body, &digest));
+    if let Err(e) = saved {
+        tracing::warn!(
+            "could not write the code store delta for {}: {e}",
+            path.display()
+        );
+    }
+    Some(digest)
+}
+
+/// The counts a refresh in place reports that the delta's summary holds.
+pub(super) fn take_summary(stats: &mut IndexStats, delta: &Delta) {
+    let s = &delta.summary;
+    stats.lines = s.lines;
+    stats.with_syntax_errors = s.with_syntax_errors;
+    stats.skipped = s.skipped.clone();
+    stats.edges = s.edges.clone();
 }
 
 /// Whether the directory `dir` (repo-relative) holds what the walk that made the watch list

@@ -551,22 +551,10 @@ fn patch(
     let summary = summarize(store, summary_before, &ov, &state)?;
     let mut delta = ov.delta;
     delta.summary = summary;
-    let (body, digest) = lazy::encode_delta(&delta).ok()?;
-    let saved = crash::step(cache, crash::Step::WriteDelta)
-        .and_then(|()| lazy::save_delta(&path, print, &body, &digest));
-    if let Err(e) = saved {
-        tracing::warn!(
-            "could not write the code store delta for {}: {e}",
-            path.display()
-        );
-    }
-    let s = &delta.summary;
+    let digest = super::patch::write_delta(cache, &path, print, &delta)?;
     stats.symbols = n_syms as usize + added_syms - del.iter().map(|d| d.2 as usize).sum::<usize>();
     stats.files = n_files as usize + n_added - del.len();
-    stats.lines = s.lines;
-    stats.with_syntax_errors = s.with_syntax_errors;
-    stats.skipped = s.skipped.clone();
-    stats.edges = s.edges.clone();
+    super::patch::take_summary(&mut stats, &delta);
     stats.relinked = resolved.len() + n_added;
     stats.reused = stats.files.saturating_sub(stats.relinked);
     stats.seconds = started.elapsed().as_secs_f64();
