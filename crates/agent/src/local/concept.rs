@@ -175,12 +175,12 @@ impl LocalPolicy {
         };
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
-        // other words.
+        // other words. A kind word ("what methods does …") is not a topic.
         let unknown: Vec<&String> = query
             .terms
             .iter()
             .zip(&query.weights)
-            .filter(|(t, w)| **w >= 1.0 && !idx.knows(t))
+            .filter(|(t, w)| **w >= 1.0 && !idx.knows(t) && !query::is_kind_term(t))
             .map(|(t, _)| t)
             .collect();
         if !unknown.is_empty() {

@@ -608,18 +608,49 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
 
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
 fn kind_word(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "function" | "func" | "fn" | "functions" => "function",
-        "method" | "methods" => "method",
-        "struct" | "structs" => "struct",
-        "interface" | "interfaces" | "protocol" | "trait" => "interface",
-        "class" | "classes" => "class",
-        "type" | "types" => "type",
-        "const" | "constant" | "constants" => "const",
-        "var" | "variable" | "variables" => "var",
-        _ => return None,
-    })
+    KIND_WORDS
+        .iter()
+        .find(|(word, _)| *word == w)
+        .map(|(_, k)| *k)
 }
+
+/// Whether a stemmed question term is a kind word ("methods" → `method`): it says what
+/// sort of definition is asked for, not what it is about.
+pub(super) fn is_kind_term(term: &str) -> bool {
+    static STEMS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        KIND_WORDS
+            .iter()
+            .flat_map(|(w, _)| text::index_terms(w))
+            .collect()
+    });
+    STEMS.iter().any(|k| k == term)
+}
+
+/// The words that name a kind of definition, and the kind each names.
+pub(super) const KIND_WORDS: &[(&str, &str)] = &[
+    ("function", "function"),
+    ("func", "function"),
+    ("fn", "function"),
+    ("functions", "function"),
+    ("method", "method"),
+    ("methods", "method"),
+    ("struct", "struct"),
+    ("structs", "struct"),
+    ("interface", "interface"),
+    ("interfaces", "interface"),
+    ("protocol", "interface"),
+    ("trait", "interface"),
+    ("class", "class"),
+    ("classes", "class"),
+    ("type", "type"),
+    ("types", "type"),
+    ("const", "const"),
+    ("constant", "const"),
+    ("constants", "const"),
+    ("var", "var"),
+    ("variable", "var"),
+    ("variables", "var"),
+];
 
 /// Filler words a slot may carry around its symbol.
 fn is_filler(w: &str) -> bool {

@@ -739,14 +739,20 @@ const SHORTLIST: usize = 24;
 const SPELLED_LEAD: f64 = 0.1;
 
 /// Whether a name's words are exactly the question's words, two or more of them, in any
-/// order: "the JSON encoder" spells `jsonEncoder` and `json_encoder.go`, "the reindent
-/// filter" `ReindentFilter`; `TimeEncoder.UnmarshalJSON` merely shares its words.
+/// order, kind words aside: "the JSON encoder" spells `jsonEncoder` and `json_encoder.go`,
+/// "what methods does the reindent filter have" `ReindentFilter`;
+/// `TimeEncoder.UnmarshalJSON` merely shares its words.
 fn spells_question(name: &[String], terms: &[String]) -> bool {
+    let terms: Vec<&str> = terms
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !super::query::is_kind_term(t) || name.iter().any(|n| n == t))
+        .collect();
     if terms.len() < 2 || name.len() != terms.len() {
         return false;
     }
     let mut a: Vec<&str> = name.iter().map(String::as_str).collect();
-    let mut b: Vec<&str> = terms.iter().map(String::as_str).collect();
+    let mut b: Vec<&str> = terms;
     a.sort_unstable();
     b.sort_unstable();
     a == b
@@ -772,6 +778,17 @@ mod tests {
         assert!(spells_question(&words("EncoderJSON"), &q));
         assert!(!spells_question(&words("UnmarshalJSON"), &q));
         assert!(!spells_question(&words("JSONEncoderPool"), &q));
+        // Kind words are not part of the name, unless the name has them.
+        let methods = words("what methods does the reindent filter have");
+        assert!(spells_question(&words("ReindentFilter"), &methods));
+        assert!(spells_question(
+            &words("json_encoder"),
+            &words("the JSON encoder struct")
+        ));
+        assert!(spells_question(
+            &words("TypeEncoder"),
+            &words("the type encoder")
+        ));
         // One word names nothing in particular.
         assert!(!spells_question(&words("encoder"), &words("the encoder")));
     }
