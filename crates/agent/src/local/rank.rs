@@ -611,7 +611,17 @@ impl LexIndex {
             .map(|f| ppr.get(*f).copied().unwrap_or(0.0))
             .fold(0.0, f64::max);
         let idf = |t: &str| forms.get(t).map_or_else(|| self.idf(t), |fm: &Form| fm.idf);
-        let spelled = |words: Vec<String>| spells_question(&words, terms);
+        // The whole question's words ("where are amounts validated": `validate_amount`),
+        // or its topic's: an action word ("compiled", weight below 1) need not be part of
+        // the name ("where is the route regexp compiled": `routeRegexp`).
+        let topic: Vec<String> = terms
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| weights.get(*i).copied().unwrap_or(1.0) >= 1.0)
+            .map(|(_, t)| t.clone())
+            .collect();
+        let spelled =
+            |words: Vec<String>| spells_question(&words, terms) || spells_question(&words, &topic);
         let out: Vec<(RankedFile, bool)> = lex
             .into_iter()
             .map(|(f, (s, matched, evidence))| {
@@ -862,6 +872,81 @@ mod tests {
 
     fn no_content(_: &str) -> Option<HashMap<String, f64>> {
         None
+    }
+
+    /// A file whose symbols each carry one of the words loses to the one whose symbol is
+    /// spelled by them, the question's action word aside.
+    #[test]
+    fn a_spelled_name_goes_first_without_its_action_word() {
+        let c = Corpus {
+            files: vec![
+                "mux.go".into(),
+                "regexp.go".into(),
+                "middleware.go".into(),
+                "doc.go".into(),
+                "example.go".into(),
+                "bench.go".into(),
+            ],
+            symbols: vec![
+                sym("Use", "method", 2, 5, "Use appends a middleware"),
+                sym("Walk", "function", 3, 5, "Walk visits the tree"),
+                sym("Serve", "function", 4, 5, "Serve answers a request"),
+                sym("Bench", "function", 5, 5, "Bench measures"),
+                sym(
+                    "Route",
+                    "struct",
+                    0,
+                    10,
+                    "Route stores information to match a request",
+                ),
+                sym(
+                    "Regexp",
+                    "method",
+                    0,
+                    40,
+                    "Regexp returns the route's regexp",
+                ),
+                sym(
+                    "compileRoute",
+                    "function",
+                    0,
+                    70,
+                    "compileRoute compiles the route regexp",
+                ),
+                sym(
+                    "RouteCompiled",
+                    "method",
+                    0,
+                    90,
+                    "RouteCompiled reports a compiled route",
+                ),
+                sym(
+                    "routeRegexp",
+                    "struct",
+                    1,
+                    20,
+                    "routeRegexp stores a regexp to match a host or path",
+                ),
+                sym(
+                    "newRouteRegexp",
+                    "function",
+                    1,
+                    60,
+                    "newRouteRegexp parses a route template",
+                ),
+            ],
+            edges: vec![(8, 6), (9, 4), (0, 4), (1, 5), (2, 7), (3, 6)],
+        };
+        let idx = LexIndex::build(c);
+        let (terms, weights): (Vec<String>, Vec<f64>) =
+            text::query_terms_weighted("where is the route regexp compiled")
+                .into_iter()
+                .unzip();
+        assert!(weights.iter().any(|w| *w < 1.0), "{terms:?} {weights:?}");
+        let ranked =
+            LexIndex::select(idx.rank(&terms, &weights, &mut no_content, Focus::default()));
+        assert_eq!(idx.corpus().files[ranked[0].file], "regexp.go");
+        assert_eq!(ranked[0].symbols[0], 8, "routeRegexp cited first");
     }
 
     #[test]
