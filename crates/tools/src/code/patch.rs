@@ -30,11 +30,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::crash;
-use super::extract;
+use super::extract::{self, RawSymbol};
 use super::index::{self, IndexStats, MAX_FILE_BYTES};
 use super::lazy::{self, Delta, DeltaFile, FileState, LinkTables, Shape, StoreFile, Watched};
 use super::link::{self, Tables};
-use super::model::{Edge, EdgeKind, FileId, Language, SymbolId};
+use super::model::{Edge, EdgeKind, FileId, FileInfo, Language, Symbol, SymbolId};
 use super::relink::{self, Outcome};
 use crate::secrets;
 
@@ -181,13 +181,7 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
         let mut symbols = Vec::with_capacity(facts.symbols.len());
         for (i, raw) in facts.symbols.iter().enumerate() {
             let mut s = store.base_symbol(*first + i as SymbolId)?;
-            s.line = raw.line;
-            s.end_line = raw.end_line;
-            s.signature = raw.signature.clone();
-            s.doc = raw.doc.clone();
-            s.is_test = info.is_test || raw.test;
-            s.is_vendored = info.is_vendored;
-            s.is_generated = info.is_generated;
+            take_extracted(&mut s, raw, &info);
             symbols.push(s);
         }
         bodies.insert(*id, body);
@@ -269,6 +263,18 @@ pub(super) fn refresh_in_place(root: &Path, cache: &Path) -> Option<(StoreFile, 
     stats.seconds = started.elapsed().as_secs_f64();
     tracing::debug!(?stats, "code store refreshed in place");
     Some((store.with_delta(delta, digest), stats))
+}
+
+/// What a symbol's record takes from its file's new extraction: its place, signature
+/// and doc, and its file's test, vendored and generated flags.
+pub(super) fn take_extracted(s: &mut Symbol, raw: &RawSymbol, info: &FileInfo) {
+    s.line = raw.line;
+    s.end_line = raw.end_line;
+    s.signature = raw.signature.clone();
+    s.doc = raw.doc.clone();
+    s.is_test = info.is_test || raw.test;
+    s.is_vendored = info.is_vendored;
+    s.is_generated = info.is_generated;
 }
 
 /// Encodes `delta` and writes it beside the store at `path`, returning its digest. A write

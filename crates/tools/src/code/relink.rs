@@ -480,13 +480,7 @@ fn patch(
                     }
                 }
             };
-            s.line = raw.line;
-            s.end_line = raw.end_line;
-            s.signature = raw.signature.clone();
-            s.doc = raw.doc.clone();
-            s.is_test = info.is_test || raw.test;
-            s.is_vendored = info.is_vendored;
-            s.is_generated = info.is_generated;
+            super::patch::take_extracted(&mut s, raw, &info);
             symbols.push(s);
         }
         files.push(DeltaFile {
