@@ -8,10 +8,12 @@
 //! Only long questions carry hints (several lines, or many words): in a one-line question
 //! a name is the symbol intent's business, and a title is the whole question.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::classify::PathClass;
 use super::query::is_identifier_like;
 use super::rank::{Corpus, LexIndex};
 
@@ -20,7 +22,7 @@ const REPORT_LINES: usize = 3;
 const REPORT_WORDS: usize = 30;
 
 /// What a hint points at, as the report wrote it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Target {
     /// A file path or a path suffix (`jinja2/compiler.py`, `container.py`).
     Path(String),
@@ -303,6 +305,7 @@ pub fn bonuses(
     hints: &[Hint],
     read: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Vec<(usize, f64, Vec<usize>)> {
+    let spelled = files_spelling(index, hints, read);
     let mut by_file: std::collections::BTreeMap<usize, (f64, Vec<usize>)> = Default::default();
     let mut seen: Vec<&Target> = Vec::new();
     // Frames come innermost first; the first one in the repository is where it failed.
@@ -330,57 +333,14 @@ pub fn bonuses(
                     by_file.entry(f).or_default().0 += share;
                 }
             }
-            Target::Message(m) => {
-                let windows = message_windows(m);
-                if windows.is_empty() {
-                    continue;
-                }
-                let files: Vec<usize> = (0..index.files().len())
-                    .filter(|&f| {
-                        read(&index.files()[f]).is_some_and(|text| {
-                            windows.iter().any(|w| {
-                                memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some()
-                            })
-                        })
-                    })
-                    .collect();
+            Target::Message(_) | Target::Option(_) => {
+                let files = spelled.get(&h.target).cloned().unwrap_or_default();
                 if files.is_empty() || files.len() > MAX_DEFINING_FILES {
                     continue;
                 }
                 tracing::debug!(
-                    "report signal: message {windows:?} -> {:?}",
-                    files.iter().map(|&f| &index.files()[f]).collect::<Vec<_>>()
-                );
-                let share = h.source.weight() / files.len() as f64;
-                for f in files {
-                    by_file.entry(f).or_default().0 += share;
-                }
-            }
-            Target::Option(o) => {
-                // Registered as a string literal: "--cache-show" (Python, JavaScript, Java,
-                // Rust's clap), or "cache-show" in Go's flag packages.
-                let dashed = [format!("\"--{o}\""), format!("'--{o}'")];
-                let bare = format!("\"{o}\"");
-                let files: Vec<usize> = (0..index.files().len())
-                    .filter(|&f| {
-                        let class = index.class_of(f);
-                        let path = &index.files()[f];
-                        !class.test
-                            && !class.sample
-                            && read(path).is_some_and(|text| {
-                                let has = |n: &str| {
-                                    memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some()
-                                };
-                                dashed.iter().any(|d| has(d))
-                                    || (path.ends_with(".go") && has(&bare))
-                            })
-                    })
-                    .collect();
-                if files.is_empty() || files.len() > MAX_DEFINING_FILES {
-                    continue;
-                }
-                tracing::debug!(
-                    "report signal: option --{o} -> {:?}",
+                    "report signal: {:?} -> {:?}",
+                    h.target,
                     files.iter().map(|&f| &index.files()[f]).collect::<Vec<_>>()
                 );
                 let share = h.source.weight() / files.len() as f64;
@@ -420,6 +380,75 @@ pub fn bonuses(
         .into_iter()
         .map(|(f, (bonus, syms))| (f, bonus, syms))
         .collect()
+}
+
+/// What a text target is looked up as in the source.
+enum Needles {
+    /// Pieces of an error message ([`message_windows`]), any file.
+    Message(Vec<String>),
+    /// An option registered as a string literal: "--cache-show" (Python, JavaScript,
+    /// Java, Rust's clap), or "cache-show" in Go's flag packages; only in the project's
+    /// own code (a test that passes the option registers nothing).
+    Option { dashed: [String; 2], bare: String },
+}
+
+impl Needles {
+    fn of(target: &Target) -> Option<Needles> {
+        match target {
+            Target::Message(m) => {
+                let windows = message_windows(m);
+                (!windows.is_empty()).then_some(Needles::Message(windows))
+            }
+            Target::Option(o) => Some(Needles::Option {
+                dashed: [format!("\"--{o}\""), format!("'--{o}'")],
+                bare: format!("\"{o}\""),
+            }),
+            Target::Path(_) | Target::Name(_) => None,
+        }
+    }
+
+    fn found(&self, path: &str, class: &PathClass, text: &str) -> bool {
+        let has = |n: &str| memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some();
+        match self {
+            Needles::Message(windows) => windows.iter().any(|w| has(w)),
+            Needles::Option { dashed, bare } => {
+                !class.test
+                    && !class.sample
+                    && (dashed.iter().any(|d| has(d)) || (path.ends_with(".go") && has(bare)))
+            }
+        }
+    }
+}
+
+/// The files that spell out each message and option of `hints`, every file read once
+/// however many there are (nothing is read when there are none).
+fn files_spelling<'h>(
+    index: &LexIndex,
+    hints: &'h [Hint],
+    read: &mut dyn FnMut(&str) -> Option<String>,
+) -> HashMap<&'h Target, Vec<usize>> {
+    let mut targets: Vec<(&Target, Needles)> = Vec::new();
+    for h in hints {
+        if !targets.iter().any(|(t, _)| *t == &h.target)
+            && let Some(n) = Needles::of(&h.target)
+        {
+            targets.push((&h.target, n));
+        }
+    }
+    let mut out: HashMap<&Target, Vec<usize>> = HashMap::new();
+    if targets.is_empty() {
+        return out;
+    }
+    for (f, path) in index.files().iter().enumerate() {
+        let Some(text) = read(path) else { continue };
+        let class = index.class_of(f);
+        for (t, needles) in &targets {
+            if needles.found(path, &class, &text) {
+                out.entry(*t).or_default().push(f);
+            }
+        }
+    }
+    out
 }
 
 /// Runs of four plain words of an error message, the pieces a format string keeps
