@@ -34,6 +34,10 @@ pub enum Target {
     /// A command-line option (`--cache-show`), looked up as a string literal in the
     /// project's own code: the file that registers it handles it.
     Option(String),
+    /// A kebab-case key the report quotes (`no-member`, "undefined-loop-variable"): a
+    /// message, rule or setting name, looked up as a string literal in the project's own
+    /// code; the file that spells it is the one that emits or reads it.
+    Keyword(String),
 }
 
 /// Where in the report a hint was found; the source sets its weight.
@@ -49,6 +53,8 @@ pub enum Source {
     Raised,
     /// A command-line option some source file registers.
     CommandOption,
+    /// A kebab-case key some source file spells as a string literal.
+    Keyword,
     /// A name in the report's first line.
     Title,
     /// A name in backticks in the prose.
@@ -67,6 +73,7 @@ impl Source {
             Source::Mention => 0.8,
             Source::Raised => 0.8,
             Source::CommandOption => 0.8,
+            Source::Keyword => 0.8,
             Source::Title => 0.7,
             Source::Backticked => 0.4,
             Source::Prose => 0.25,
@@ -219,6 +226,13 @@ pub fn of(question: &str) -> Vec<Hint> {
                 });
             }
         }
+        // Keys anywhere too: a linter's output block names its message (`(no-member)`).
+        for key in keywords_in(line) {
+            hints.push(Hint {
+                target: Target::Keyword(key),
+                source: Source::Keyword,
+            });
+        }
         if let Some(c) = RAISED.captures(line) {
             hints.push(Hint {
                 target: Target::Message(c[1].trim().to_string()),
@@ -293,6 +307,35 @@ fn names_in(line: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// The kebab-case words of a line (`no-member`, `undefined-loop-variable`): lower-case
+/// letters and digits in two or more hyphenated parts, not an option (`--x-y`, taken
+/// above) nor part of a path or URL (`pylint-dev/pylint`).
+fn keywords_in(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for raw in line.split_whitespace() {
+        if raw.contains(['/', '\\', '=', '@']) {
+            continue;
+        }
+        let word = raw.trim_matches(|c: char| "()[]{}<>`'\",.:;!?*".contains(c));
+        let mut parts = word.split('-');
+        let well_formed = parts.next().is_some_and(|first| {
+            first.starts_with(|c: char| c.is_ascii_lowercase())
+                && first
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        }) && word.contains('-')
+            && parts.all(|p| {
+                !p.is_empty()
+                    && p.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            });
+        if well_formed && !out.iter().any(|k| k == word) {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
 /// Most files a name may define and still point somewhere: a name defined in more
 /// places (`__init__`, `get`) says nothing.
 const MAX_DEFINING_FILES: usize = 4;
@@ -333,7 +376,7 @@ pub fn bonuses(
                     by_file.entry(f).or_default().0 += share;
                 }
             }
-            Target::Message(_) | Target::Option(_) => {
+            Target::Message(_) | Target::Option(_) | Target::Keyword(_) => {
                 let files = spelled.get(&h.target).cloned().unwrap_or_default();
                 if files.is_empty() || files.len() > MAX_DEFINING_FILES {
                     continue;
@@ -390,6 +433,9 @@ enum Needles {
     /// Java, Rust's clap), or "cache-show" in Go's flag packages; only in the project's
     /// own code (a test that passes the option registers nothing).
     Option { dashed: [String; 2], bare: String },
+    /// A key spelled as a whole string literal ("no-member" or 'no-member'), in the
+    /// project's own code.
+    Literal([String; 2]),
 }
 
 impl Needles {
@@ -403,6 +449,7 @@ impl Needles {
                 dashed: [format!("\"--{o}\""), format!("'--{o}'")],
                 bare: format!("\"{o}\""),
             }),
+            Target::Keyword(k) => Some(Needles::Literal([format!("\"{k}\""), format!("'{k}'")])),
             Target::Path(_) | Target::Name(_) => None,
         }
     }
@@ -415,6 +462,9 @@ impl Needles {
                 !class.test
                     && !class.sample
                     && (dashed.iter().any(|d| has(d)) || (path.ends_with(".go") && has(bare)))
+            }
+            Needles::Literal(quoted) => {
+                !class.test && !class.sample && !class.config && quoted.iter().any(|q| has(q))
             }
         }
     }
@@ -658,6 +708,37 @@ mod tests {
         });
         assert_eq!(b.len(), 1, "{b:?}");
         assert_eq!((b[0].0, b[0].1), (0, Source::CommandOption.weight()));
+    }
+
+    #[test]
+    fn a_quoted_kebab_case_key_points_at_the_file_spelling_it() {
+        let report = "False positive `no-member` on decorated methods\n\nSee https://github.com/pylint-dev/pylint/issues/1 and --no-docstring-rgx.\n```\na.py:3:0: E1101: Instance has no member (no-member)\n```\nA built-in, I expected \"undefined-loop-variable\".\n";
+        let keys: Vec<String> = of(report)
+            .into_iter()
+            .filter_map(|h| match h.target {
+                Target::Keyword(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        // Not a URL's `pylint-dev`, not an option; the output block's key counts.
+        assert_eq!(
+            keys,
+            [
+                "no-member",
+                "no-member",
+                "built-in",
+                "undefined-loop-variable"
+            ]
+        );
+        let c = corpus();
+        let b = bonuses(&LexIndex::build(c.clone()), &of(report), &mut |p| match p {
+            "src/pkg/api.py" => Some("msgs = {\"E1101\": (\"%s\", 'no-member', \"…\")}".into()),
+            // A test that names the key is no checker of it.
+            "tests/test_nodes.py" => Some("expect(\"no-member\")".into()),
+            _ => Some(String::new()),
+        });
+        assert_eq!(b.len(), 1, "{b:?}");
+        assert_eq!((b[0].0, b[0].1), (0, Source::Keyword.weight()));
     }
 
     #[test]
