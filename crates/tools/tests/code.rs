@@ -1437,6 +1437,57 @@ fn python_calls_through_a_local_or_module_alias() {
     }
 }
 
+/// A call through a module-level variable is a call of its type's method: Go's `var
+/// CommandLine = NewFlagSet(…)` (a constructor's result) and `var std *FlagSet` (a
+/// declared type), Python's `service = Service()`. A value the repository does not
+/// define (`logging.getLogger(…)`) links nothing, not a guess by name.
+#[test]
+fn calls_through_a_module_level_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w("go.mod", "module example.com/flags\n\ngo 1.22\n");
+    w(
+        "flag.go",
+        "package flags\n\ntype FlagSet struct{}\n\nfunc NewFlagSet() *FlagSet { return &FlagSet{} }\n\nfunc (f *FlagSet) VarPF() {}\n\nvar CommandLine = NewFlagSet()\n\nvar std *FlagSet\n",
+    );
+    w(
+        "bool.go",
+        "package flags\n\nfunc BoolVarP() {\n\tCommandLine.VarPF()\n}\n\nfunc Std() {\n\tstd.VarPF()\n}\n",
+    );
+    w(
+        "svc.py",
+        "class Service:\n    def start(self):\n        pass\n\nclass Other:\n    def start(self):\n        pass\n\n    def info(self):\n        pass\n",
+    );
+    w(
+        "app.py",
+        "import logging\nfrom svc import Service\n\nservice = Service()\nlog = logging.getLogger(__name__)\n\ndef handler():\n    service.start()\n    log.info('x')\n",
+    );
+    let tool = tool_for(dir.path());
+    for (symbol, want) in [
+        (
+            "FlagSet.VarPF",
+            "FlagSet.VarPF (method) at flag.go:7\n\nCallers:\n  BoolVarP (function) at bool.go:4\n  Std (function) at bool.go:8",
+        ),
+        (
+            "Service.start",
+            "Service.start (method) at svc.py:2\n\nCallers:\n  handler (function) at app.py:8",
+        ),
+    ] {
+        assert_eq!(
+            text(&tool, json!({"operation":"callers","symbol":symbol})),
+            want
+        );
+    }
+    for symbol in ["Other.start", "Other.info"] {
+        let out = text(&tool, json!({"operation":"callers","symbol":symbol}));
+        assert!(out.contains("Callers: none found"), "{out}");
+    }
+}
+
 /// A `@property` is an attribute of its class: of the type its return annotation names
 /// (`options -> "Options"`), else of what its one `return` gives (`size` returns
 /// `self._options`, an `Options()`), so calls on it are precise, not name matches.

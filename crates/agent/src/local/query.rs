@@ -877,7 +877,16 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
                 kind = Some(k);
                 continue;
             }
-            if is_standalone_word(bare) || (bare == "level" && i > 0) {
+            // "the package level one": a level, not a place.
+            let next_is_level = tokens.get(i + 1).is_some_and(|t| {
+                t.to_lowercase()
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .eq("level")
+            });
+            if is_standalone_word(bare)
+                || (bare == "level" && i > 0)
+                || (is_place_word(bare) && next_is_level)
+            {
                 standalone = true;
                 continue;
             }
@@ -930,8 +939,13 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         let possessive = w.ends_with("'s");
         let w = w.trim_end_matches("'s");
         let Some(id) = clean_ident(w) else { continue };
-        // An owner reads as a type name ("of Client", "on Afero"); plain words are places.
-        let ownerish = is_identifier_like(&id) && id.chars().next().is_some_and(char::is_uppercase);
+        // An owner reads as a type name ("of Client", "on Afero", Go's unexported "of
+        // countValue"); plain words are places.
+        let camel = !id.contains('.')
+            && id.chars().skip(1).any(char::is_uppercase)
+            && id.contains(char::is_lowercase);
+        let ownerish =
+            is_identifier_like(&id) && (id.chars().next().is_some_and(char::is_uppercase) || camel);
         if owner.is_none() && ownerish && !possessive && kind != Some("function") {
             owner = Some(id);
         } else {
@@ -1648,6 +1662,14 @@ mod tests {
                 Intent::Definition(placed("copyToLayer", Some("function"), &[])),
             ),
             (
+                "the Set method of countValue",
+                Intent::Definition(placed("countValue.Set", Some("method"), &[])),
+            ),
+            (
+                "StringToStringVarP, the package level one that uses CommandLine, not the FlagSet method",
+                Intent::Definition(placed("StringToStringVarP", Some("function"), &[])),
+            ),
+            (
                 "what methods does the Nested field have",
                 Intent::Methods(placed("Nested", None, &[])),
             ),
@@ -1671,6 +1693,9 @@ mod tests {
         for (q, want) in cases {
             assert_eq!(&parse(q).intent, want, "{q}");
         }
+        // A qualified name is no owner type: not `zap.NewProduction.defintion`.
+        let q = "where's the defintion of zap.NewProduction";
+        assert!(!format!("{:?}", parse(q).intent).contains("defintion"), "{q}");
     }
 
     /// A relation verb anywhere reads the name after it; prose stays prose.

@@ -1708,10 +1708,27 @@ pub(super) trait Tables {
                     }
                     Language::Rust | Language::Java => self.module_member(m, seg, 0)?,
                 },
-                Ent::Sym(s) => Ent::Sym(self.member_of_sym(s, seg)?),
+                Ent::Sym(s) => match self.member_of_sym(s, seg) {
+                    Some(m) => Ent::Sym(m),
+                    None => match self.value_of_var(s, depth) {
+                        Val::Type(t) => Ent::Sym(self.member_of_sym(t, seg)?),
+                        Val::External => return Some(Ent::External),
+                        Val::Super(_) | Val::Unknown => return None,
+                    },
+                },
             };
         }
         Some(cur)
+    }
+
+    /// What a module-level variable holds ([`RawSymbol::value`]): a member of it is a
+    /// member of that type (`CommandLine.VarPF` is `FlagSet.VarPF`).
+    fn value_of_var(&self, s: SymbolId, depth: u32) -> Val {
+        let (sfi, raw) = self.raw(s);
+        match raw.value() {
+            Some(recv) if depth < 6 => self.val_of(sfi, s, recv, depth + 1),
+            _ => Val::Unknown,
+        }
     }
 
     /// What a typed value is, in the scope of file `fi` inside symbol `owner`.

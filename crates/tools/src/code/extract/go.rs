@@ -357,6 +357,11 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
                 if let Some(value) = node.child_by_field_id(field_ids().value) {
                     collect_calls(value, src, &import_names, &mut scope, &mut sym);
                 }
+                // What it holds, so that calls through it resolve (`CommandLine.VarPF(…)`
+                // with `var CommandLine = NewFlagSet(…)`).
+                if let Some(recv) = var_value(node, &sym.name, src, &import_names) {
+                    sym.fields.push((sym.name.clone(), recv));
+                }
             }
             "type_spec" | "type_alias" => {
                 if let Some(t) = node.child_by_field_id(field_ids().ty) {
@@ -734,6 +739,27 @@ fn expr_recv(
         | "nil"
         | "binary_expression" => Recv::Opaque,
         _ => Recv::Unknown,
+    }
+}
+
+/// What the package-level variable `name` of `spec` holds: its declared type, else what
+/// its own initializer is (`NewFlagSet(…)`'s result, `&Logger{}`); `None` when nothing is
+/// known (`var a, b = f()`, a literal).
+fn var_value(spec: Node<'_>, name: &str, src: &str, imports: &HashSet<String>) -> Option<Recv> {
+    if let Some(t) = spec.child_by_field_id(field_ids().ty) {
+        return Some(recv_of_type(t, src));
+    }
+    let mut cursor = spec.walk();
+    let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut cursor).collect();
+    let at = names.iter().position(|n| text(*n, src) == name)?;
+    let value = spec.child_by_field_id(field_ids().value)?;
+    let values = named_children(value);
+    if values.len() != names.len() {
+        return None;
+    }
+    match expr_recv(values[at], src, &HashMap::new(), imports) {
+        Recv::Unknown | Recv::Opaque => None,
+        recv => Some(recv),
     }
 }
 

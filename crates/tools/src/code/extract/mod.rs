@@ -140,6 +140,8 @@ pub struct RawSymbol {
     /// First line of the doc comment.
     pub doc: Option<String>,
     /// Types: fields (Go struct fields, Python attributes) with what is known of their type.
+    /// Module-level variables: one entry, under their own name, with what is known of
+    /// their value ([`RawSymbol::value`]).
     pub fields: Vec<(String, Recv)>,
     /// Types: embedded types (Go) or base classes (Python).
     pub bases: Vec<Path>,
@@ -160,6 +162,20 @@ pub struct RawSymbol {
 }
 
 impl RawSymbol {
+    /// What a module-level variable holds (`var CommandLine = NewFlagSet(…)`, `app =
+    /// Flask(…)`), kept in `fields` under its own name: calls through it resolve as calls
+    /// on a value of that type.
+    pub fn value(&self) -> Option<&Recv> {
+        match self.kind {
+            Kind::Var | Kind::Const => self
+                .fields
+                .first()
+                .filter(|(n, _)| *n == self.name)
+                .map(|(_, r)| r),
+            _ => None,
+        }
+    }
+
     fn new(name: String, kind: Kind, node: Node<'_>, src: &str) -> Self {
         RawSymbol {
             name,

@@ -259,6 +259,20 @@ impl Extractor<'_> {
                 {
                     sym.results.push(p);
                 }
+                // `app = Flask(…)`, `session: Session = …`: what it holds, so that calls
+                // through it resolve ([`RawSymbol::value`]).
+                let value = match a.child_by_field_id(field_ids().ty) {
+                    Some(t) => annotation_type(t, self.src).map(Recv::Typed),
+                    None => a
+                        .child_by_field_id(field_ids().right)
+                        .filter(|r| r.kind_id() == self.k.call)
+                        .map(|r| expr_recv(r, self.src, &Locals::default())),
+                };
+                if kind != Kind::Type
+                    && let Some(v) = value.filter(|v| !matches!(v, Recv::Unknown | Recv::Opaque))
+                {
+                    sym.fields.push((sym.name.clone(), v));
+                }
                 self.facts.symbols.push(sym);
             }
         }
