@@ -409,6 +409,8 @@ const USE_PARTICIPLES: &[&str] = &[
     "changed",
     "raised",
     "thrown",
+    "caught",
+    "rescued",
     "instantiated",
     "constructed",
     "imported",
@@ -443,7 +445,10 @@ fn participle_frame(q: &str) -> Option<Intent> {
         i += 1;
     }
     let mut places: Vec<String> = Vec::new();
-    if i < low.len() {
+    // A purpose or a time after the verbs says why, not where ("used to build tags",
+    // "called when a flag is parsed").
+    let purpose = i < low.len() && (ends_name_clause(&low[i]) || low[i] == "for");
+    if i < low.len() && !purpose {
         if !matches!(low[i].as_str(), "in" | "inside" | "within" | "under") || low.len() - i > 5 {
             return None;
         }
@@ -513,6 +518,10 @@ const CUES: &[(&[&str], Build)] = &[
             "raises",
             "throw",
             "throws",
+            "catch",
+            "catches",
+            "rescue",
+            "rescues",
         ],
         CALLERS,
     ),
@@ -1695,7 +1704,10 @@ mod tests {
         }
         // A qualified name is no owner type: not `zap.NewProduction.defintion`.
         let q = "where's the defintion of zap.NewProduction";
-        assert!(!format!("{:?}", parse(q).intent).contains("defintion"), "{q}");
+        assert!(
+            !format!("{:?}", parse(q).intent).contains("defintion"),
+            "{q}"
+        );
     }
 
     /// A relation verb anywhere reads the name after it; prose stays prose.
@@ -1707,6 +1719,19 @@ mod tests {
             ("fields that inherit from Number", "Number"),
         ] {
             let Intent::Implementations(s) = parse(q).intent else {
+                panic!("{q}")
+            };
+            assert_eq!(s.name, name, "{q}");
+        }
+        for (q, name) in [
+            ("which places catch InvalidVersion", "InvalidVersion"),
+            ("where is ParseError caught", "ParseError"),
+            (
+                "where is _version_nodot used to build tags",
+                "_version_nodot",
+            ),
+        ] {
+            let Intent::Callers(s) = parse(q).intent else {
                 panic!("{q}")
             };
             assert_eq!(s.name, name, "{q}");
