@@ -78,6 +78,9 @@ pub const INTERFACES: &[StdInterface] = &[
     iface("io", "RuneReader", &["ReadRune"]),
     iface("io", "StringWriter", &["WriteString"]),
     iface("io/fs", "FS", &["Open"]),
+    iface("io/fs", "ReadDirFS", &["Open", "ReadDir"]),
+    iface("io/fs", "StatFS", &["Open", "Stat"]),
+    iface("io/fs", "DirEntry", &["Name", "IsDir", "Type", "Info"]),
     iface("io/fs", "File", &["Stat", "Read", "Close"]),
     iface(
         "io/fs",
@@ -109,6 +112,22 @@ pub const INTERFACES: &[StdInterface] = &[
         ],
     ),
     iface("net", "Addr", &["Network", "String"]),
+    iface("net", "Listener", &["Accept", "Close", "Addr"]),
+    iface("net/http", "CookieJar", &["SetCookies", "Cookies"]),
+    iface("net/http", "FileSystem", &["Open"]),
+    iface("net/http", "Pusher", &["Push"]),
+    iface("crypto", "Signer", &["Public", "Sign"]),
+    iface(
+        "crypto/cipher",
+        "Block",
+        &["BlockSize", "Encrypt", "Decrypt"],
+    ),
+    iface("crypto/cipher", "Stream", &["XORKeyStream"]),
+    iface(
+        "crypto/cipher",
+        "AEAD",
+        &["NonceSize", "Overhead", "Seal", "Open"],
+    ),
     iface("encoding", "TextMarshaler", &["MarshalText"]),
     iface("encoding", "TextUnmarshaler", &["UnmarshalText"]),
     iface("encoding", "BinaryMarshaler", &["MarshalBinary"]),
@@ -121,6 +140,44 @@ pub const INTERFACES: &[StdInterface] = &[
     iface("encoding/gob", "GobDecoder", &["GobDecode"]),
     iface("database/sql", "Scanner", &["Scan"]),
     iface("database/sql/driver", "Valuer", &["Value"]),
+    iface("database/sql/driver", "Driver", &["Open"]),
+    iface("database/sql/driver", "DriverContext", &["OpenConnector"]),
+    iface("database/sql/driver", "Connector", &["Connect", "Driver"]),
+    iface(
+        "database/sql/driver",
+        "Conn",
+        &["Prepare", "Close", "Begin"],
+    ),
+    iface("database/sql/driver", "ConnBeginTx", &["BeginTx"]),
+    iface(
+        "database/sql/driver",
+        "ConnPrepareContext",
+        &["PrepareContext"],
+    ),
+    iface("database/sql/driver", "ExecerContext", &["ExecContext"]),
+    iface("database/sql/driver", "QueryerContext", &["QueryContext"]),
+    iface("database/sql/driver", "Pinger", &["Ping"]),
+    iface("database/sql/driver", "SessionResetter", &["ResetSession"]),
+    iface("database/sql/driver", "Validator", &["IsValid"]),
+    iface(
+        "database/sql/driver",
+        "NamedValueChecker",
+        &["CheckNamedValue"],
+    ),
+    iface(
+        "database/sql/driver",
+        "Stmt",
+        &["Close", "NumInput", "Exec", "Query"],
+    ),
+    iface("database/sql/driver", "StmtExecContext", &["ExecContext"]),
+    iface("database/sql/driver", "StmtQueryContext", &["QueryContext"]),
+    iface("database/sql/driver", "Tx", &["Commit", "Rollback"]),
+    iface("database/sql/driver", "Rows", &["Columns", "Close", "Next"]),
+    iface(
+        "database/sql/driver",
+        "Result",
+        &["LastInsertId", "RowsAffected"],
+    ),
     iface("flag", "Value", &["String", "Set"]),
     iface("flag", "Getter", &["String", "Set", "Get"]),
     iface("sync", "Locker", &["Lock", "Unlock"]),
@@ -170,6 +227,12 @@ mod tests {
             lookup("heap.Interface").map(|i| i.package),
             Some("container/heap")
         );
+        // Two `Conn`s, told apart by their package.
+        assert_eq!(
+            lookup("driver.Conn").map(|i| i.methods),
+            Some(&["Prepare", "Close", "Begin"][..])
+        );
+        assert_eq!(lookup("net.Conn").map(|i| i.methods.len()), Some(8));
         assert_eq!(
             lookup("net/http.Handler").map(|i| i.written()),
             Some("http.Handler".to_string())
