@@ -298,7 +298,12 @@ async fn relay_concept_webhooks() {
         r.answer
     );
     // Real code before tests.
-    assert!(paths(&r).last().unwrap().ends_with("_test.go"));
+    let p = paths(&r);
+    let first_test = p.iter().position(|f| f.ends_with("_test.go"));
+    assert!(
+        first_test.is_none_or(|i| p[i..].iter().all(|f| f.ends_with("_test.go"))),
+        "{p:?}"
+    );
 }
 
 #[tokio::test]
@@ -819,4 +824,62 @@ async fn a_kind_word_picks_the_class_over_a_same_cased_property() {
         );
         assert!(cites(&r, want.0, want.1), "{question}: {got:?}");
     }
+}
+
+/// A concept question finds the file that does the thing even when no name or path says
+/// it (`squashmigrations.py`: one word, its class `Command`): the content index adds the
+/// files whose text best matches the question to the shortlist of names; the tests that
+/// name it in every function rank below the code they test.
+#[tokio::test]
+async fn a_concept_answer_finds_a_file_by_what_its_code_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("proj");
+    let w = |p: &str, s: &str| {
+        let path = root.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w(
+        "app/commands/squashmigrations.py",
+        "class Command:\n    def handle(self, app_label, start, end):\n        # Squash the migrations between start and end into one.\n        migrations = self.loader.between(app_label, start, end)\n        squashed = Squasher(migrations).run()\n        for migration in migrations:\n            squashed.replaces.append(migration.name)\n        return squashed\n",
+    );
+    w(
+        "app/loader.py",
+        "class MigrationLoader:\n    def between(self, label, start, end):\n        return [m for m in self.graph if start <= m.number <= end]\n",
+    );
+    w("app/__init__.py", "from .loader import MigrationLoader\n");
+    w(
+        "tests/test_loader.py",
+        "def test_loading_squashed():\n    assert load('squashed') == 1\n\ndef test_loading_squashed_complex():\n    assert load('squashed_complex')\n",
+    );
+    w(
+        "tests/test_commands.py",
+        "def test_squashed_name():\n    run('squashmigrations', 'app', '0001', '0002')\n",
+    );
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let registry = Registry::new(RepoRoot::new(&root).unwrap(), options);
+    let mut policy = LocalPolicy::new(registry.clone());
+    let r = explore(
+        &registry,
+        &mut policy,
+        &RunConfig::new("where are migrations squashed"),
+        &NullSink,
+    )
+    .await
+    .unwrap();
+    let got = paths(&r);
+    assert_eq!(
+        got.first().copied(),
+        Some("app/commands/squashmigrations.py"),
+        "{got:?}"
+    );
+    // The tests come after the code they test.
+    let first_test = got.iter().position(|p| p.starts_with("tests/"));
+    assert!(first_test.is_none_or(|i| i > 0), "{got:?}");
 }

@@ -1488,6 +1488,32 @@ fn calls_through_a_module_level_variable() {
     }
 }
 
+/// Applying a decorator calls it: `@retry(max_attempts=3)` on a method and `@retry` on a
+/// module-level function are calls of `retry` made by the function they decorate, at the
+/// decorator's line; `@property` and `@staticmethod` link nothing.
+#[test]
+fn python_decorators_are_calls_of_the_decorated_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| std::fs::write(dir.path().join(p), s).unwrap();
+    w(
+        "retry.py",
+        "def retry(fn=None, max_attempts=1):\n    return fn\n",
+    );
+    w(
+        "worker.py",
+        "from retry import retry\n\n\nclass Worker:\n    @property\n    def name(self):\n        return 'w'\n\n    @staticmethod\n    @retry(max_attempts=3)\n    def process():\n        pass\n\n\n@retry\ndef job():\n    pass\n",
+    );
+    let tool = tool_for(dir.path());
+    assert_eq!(
+        text(&tool, json!({"operation":"callers","symbol":"retry"})),
+        "retry (function) at retry.py:1\n\nCallers:\n  Worker.process (method) at worker.py:10\n  job (function) at worker.py:15"
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"callees","symbol":"Worker.name"})),
+        "Worker.name (method) at worker.py:6\n\nCallees: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"name(\" with the bash tool."
+    );
+}
+
 /// A `@property` is an attribute of its class: of the type its return annotation names
 /// (`options -> "Options"`), else of what its one `return` gives (`size` returns
 /// `self._options`, an `Options()`), so calls on it are precise, not name matches.

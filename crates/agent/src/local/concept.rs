@@ -153,7 +153,10 @@ impl LocalPolicy {
             let (ranked, content) = report::rank_report(idx, &query.raw, &bonuses, &read);
             (ranked, Some(content))
         } else {
-            let mut ranked = idx.rank(&query.terms, &weights, &mut content, focus);
+            let also = content_candidates(idx, &query.terms, &weights, focus, &|rel| {
+                read_small(&root, rel)
+            });
+            let mut ranked = idx.rank_with(&query.terms, &weights, &mut content, focus, &also);
             // The words choose the files (a report's hints must not crowd them out by
             // raising the bar); the hints add the files they point at and reorder.
             let chosen: Vec<usize> = LexIndex::select(ranked.clone())
@@ -191,7 +194,9 @@ impl LocalPolicy {
             let absent: Vec<String> = unknown
                 .into_iter()
                 .filter(|t| {
-                    !seen.contains(*t) && !report_index.as_ref().is_some_and(|c| c.knows(t))
+                    !seen.contains(*t)
+                        && !report_index.as_ref().is_some_and(|c| c.knows(t))
+                        && !text::near_stopword(t)
                 })
                 .cloned()
                 .collect();
@@ -784,6 +789,52 @@ pub(super) fn window(cites: &[Cite]) -> (u32, u32) {
 }
 
 pub(super) use super::content::read_small;
+
+/// How many files the content index adds to a concept question's shortlist.
+const CONTENT_CANDIDATES: usize = 8;
+
+/// The files whose text best matches the question's words (BM25 over the content index,
+/// path classes discounted as in ranking), for [`LexIndex::rank_with`].
+fn content_candidates(
+    idx: &LexIndex,
+    terms: &[String],
+    weights: &[f64],
+    focus: classify::Focus,
+    read: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Vec<usize> {
+    use classify::Discount;
+    let content = report::content_of(idx, read);
+    if content.failure().is_some() {
+        return Vec::new();
+    }
+    let weighted: Vec<(String, f64)> = terms
+        .iter()
+        .zip(weights.iter().chain(std::iter::repeat(&1.0)))
+        .map(|(t, w)| (t.clone(), *w))
+        .collect();
+    // A file that only imports the one word (`from .retry import retry`) scores high in
+    // BM25 for its length: a candidate holds two of the question's words when it has two.
+    let topic: Vec<&String> = weighted
+        .iter()
+        .filter(|(t, w)| *w >= 1.0 && content.knows(t))
+        .map(|(t, _)| t)
+        .collect();
+    let needed = topic.len().min(2);
+    let mut scored: Vec<(usize, f64)> = content
+        .scores(&weighted, report::K1, report::B)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, s)| *s > 0.0)
+        .filter(|(f, _)| topic.iter().filter(|t| content.holds(t, *f)).count() >= needed)
+        .map(|(f, s)| (f, s * idx.class_of(f).discount(focus)))
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored
+        .into_iter()
+        .take(CONTENT_CANDIDATES)
+        .map(|(f, _)| f)
+        .collect()
+}
 
 /// True when the question spells the word whose stem is `term` with a capital letter
 /// (not counting the question's first word): a name, like GraphQL or Kafka.

@@ -167,7 +167,20 @@ pub fn parse(question: &str) -> Query {
 /// backticks kept (they mark symbols).
 fn normalise(q: &str) -> String {
     let q = q.trim().trim_end_matches(['?', '.', '!', ' ']);
-    q.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut words: Vec<String> = q.split_whitespace().map(str::to_string).collect();
+    // A question word misspelt ("wher is retry defined", "waht calls Plan") is the
+    // question word: the frames read it.
+    if let Some(first) = words.first_mut()
+        && first.chars().all(|c| c.is_ascii_lowercase())
+        && let Some(meant) = text::stopword_meant(first)
+        && matches!(
+            meant.as_str(),
+            "where" | "what" | "which" | "show" | "find" | "list"
+        )
+    {
+        *first = meant;
+    }
+    words.join(" ")
 }
 
 /// Frames with one slot, tried in order: (prefix, suffix, intent builder). Matching is
@@ -641,6 +654,9 @@ pub(super) const KIND_WORDS: &[(&str, &str)] = &[
     ("func", "function"),
     ("fn", "function"),
     ("functions", "function"),
+    // A decorator is applied by calling it: a function, most often.
+    ("decorator", "function"),
+    ("decorators", "function"),
     ("method", "method"),
     ("methods", "method"),
     ("struct", "struct"),
@@ -970,7 +986,12 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         if first.chars().next().is_some_and(char::is_uppercase) {
             return Some(SymbolRef::new(format!("{first}.{member}"), kind).within(places));
         }
-        places.push(first.to_lowercase());
+        // "retry's retry": a possessive place marks the word after it as a name; a
+        // contraction ("where's", "what's") is no place.
+        if !text::is_stopword(&first.to_lowercase()) {
+            places.push(first.to_lowercase());
+            named_place = true;
+        }
         names.remove(0);
     }
     // Several words: one identifier is the name; plain lower-case words before it are
@@ -1702,6 +1723,15 @@ mod tests {
         for (q, want) in cases {
             assert_eq!(&parse(q).intent, want, "{q}");
         }
+        // A misspelt question word is the question word.
+        assert_eq!(
+            parse("wher is retry defined").intent,
+            Intent::Definition(placed("retry", None, &[]))
+        );
+        assert_eq!(
+            parse("retry's retry").intent,
+            Intent::Definition(placed("retry", None, &["retry"]))
+        );
         // A qualified name is no owner type: not `zap.NewProduction.defintion`.
         let q = "where's the defintion of zap.NewProduction";
         assert!(

@@ -571,6 +571,21 @@ impl LexIndex {
         content: &mut dyn FnMut(&str) -> Option<HashMap<String, f64>>,
         focus: Focus,
     ) -> Vec<RankedFile> {
+        self.rank_with(terms, weights, content, focus, &[])
+    }
+
+    /// [`LexIndex::rank`], with `also` (files whose text holds the terms, from the content
+    /// index) scored beside the shortlist of names and paths: a file that does the thing
+    /// without naming it (`squashmigrations.py` for "where are migrations squashed") is
+    /// not left out for want of a matching name.
+    pub fn rank_with(
+        &self,
+        terms: &[String],
+        weights: &[f64],
+        content: &mut dyn FnMut(&str) -> Option<HashMap<String, f64>>,
+        focus: Focus,
+        also: &[usize],
+    ) -> Vec<RankedFile> {
         if terms.is_empty() || self.parts.files.is_empty() {
             return Vec::new();
         }
@@ -590,6 +605,11 @@ impl LexIndex {
             .collect();
         first.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         first.truncate(SHORTLIST);
+        for &f in also {
+            if f < self.parts.files.len() && !first.iter().any(|x| x.0 == f) {
+                first.push((f, 0.0));
+            }
+        }
         // Stage 2: the shortlist with content.
         let mut lex: HashMap<usize, (f64, Vec<String>, f64)> = HashMap::new();
         for &(f, _) in &first {

@@ -26,8 +26,8 @@ use super::rank::{LexIndex, MAX_FILES, RankedFile};
 use super::text;
 
 /// BM25's saturation and length normalisation.
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
+pub(super) const K1: f64 = 1.2;
+pub(super) const B: f64 = 0.75;
 /// Extra counts of each word of the report's first line: a title says what is wrong.
 const TITLE_BOOST: f64 = 2.0;
 /// What a file gets when the report spells out its name (`linkcheck`, `faulthandler`),

@@ -35,6 +35,47 @@ pub fn split_words(s: &str) -> Vec<String> {
     out
 }
 
+/// Whether a word is a stop word misspelt by one letter left out, added, changed or two
+/// swapped ("wher", "waht", "defiend"): a typo in the question's frame, not a topic.
+pub fn near_stopword(w: &str) -> bool {
+    stopword_meant(w).is_some()
+}
+
+/// The stop word `w` misspells by one letter ([`near_stopword`]), if any.
+pub fn stopword_meant(w: &str) -> Option<String> {
+    let chars: Vec<char> = w.chars().collect();
+    if chars.len() < 3 || is_stopword(w) {
+        return None;
+    }
+    let letters = 'a'..='z';
+    let mut candidates: Vec<String> = Vec::new();
+    for i in 0..=chars.len() {
+        for c in letters.clone() {
+            let mut v = chars.clone();
+            v.insert(i, c);
+            candidates.push(v.into_iter().collect());
+        }
+    }
+    for i in 0..chars.len() {
+        let mut v = chars.clone();
+        v.remove(i);
+        candidates.push(v.into_iter().collect());
+        for c in letters.clone() {
+            let mut v = chars.clone();
+            v[i] = c;
+            candidates.push(v.into_iter().collect());
+        }
+        if i + 1 < chars.len() {
+            let mut v = chars.clone();
+            v.swap(i, i + 1);
+            candidates.push(v.into_iter().collect());
+        }
+    }
+    candidates
+        .into_iter()
+        .find(|c| c.len() >= 4 && is_stopword(c))
+}
+
 /// English and question words that carry no meaning for ranking, plus words that every
 /// question about code uses ("code", "logic", "work").
 pub fn is_stopword(w: &str) -> bool {
@@ -402,6 +443,18 @@ pub fn synonyms(term: &str) -> &'static [(&'static str, f64)] {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_stop_word_misspelt_by_one_letter() {
+        use super::{near_stopword, stopword_meant};
+        assert_eq!(stopword_meant("wher").as_deref(), Some("where"));
+        assert_eq!(stopword_meant("waht").as_deref(), Some("what"));
+        assert!(near_stopword("whre"));
+        // A real word, or a stop word itself, is not a typo of one.
+        assert!(!near_stopword("retry"));
+        assert!(!near_stopword("where"));
+        assert!(!near_stopword("redis"));
+    }
+
     use super::*;
 
     #[test]

@@ -345,6 +345,7 @@ impl Extractor<'_> {
                 sym.results.push(p);
             }
         }
+        sym.calls.extend(decorator_calls(node, src, self.k));
         if let Some(body) = node.child_by_field_id(field_ids().body) {
             sym.doc = docstring(body, src);
             let class_key = sym.container.join(".");
@@ -725,6 +726,41 @@ fn bind_locals<'t>(
     locals
         .aliases
         .retain(|name, _| bindings.get(name).copied() == Some(1));
+}
+
+/// The decorators of a definition as calls it makes (`@retry(max_attempts=3)` and `@retry`
+/// both call `retry` with the function): applying a decorator is where it is used. Names
+/// are resolved in the enclosing scope, not the function's.
+fn decorator_calls(def: Node<'_>, src: &str, k: &Kinds) -> Vec<RawCall> {
+    let Some(parent) = def
+        .parent()
+        .filter(|p| p.kind_id() == k.decorated_definition)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for d in named_children(parent) {
+        if d.kind_id() != k.decorator {
+            continue;
+        }
+        let Some(expr) = named_children(d).into_iter().next() else {
+            continue;
+        };
+        let callee = if expr.kind_id() == k.call {
+            expr.child_by_field_id(field_ids().function)
+        } else {
+            Some(expr)
+        };
+        if let Some(c) = callee
+            && let Some(target) = call_target(c, src, &Locals::default(), false)
+        {
+            out.push(RawCall {
+                line: line_of(d),
+                target,
+            });
+        }
+    }
+    out
 }
 
 /// Whether a decorated definition is a `@property` (`cached_property`,
