@@ -11,9 +11,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use explore_tools::code::progress::Phase;
+use rustc_hash::FxHashMap;
 
 use super::contentfile;
 use super::text;
@@ -54,18 +55,22 @@ impl ContentIndex {
     /// Reads and indexes `files` (`read` gives a file's text, `None` to skip it), on every
     /// core: a large repository's sources are tens of megabytes.
     pub fn build(files: &[String], read: &(dyn Fn(&str) -> Option<String> + Sync)) -> Self {
-        Self::build_with(files, read, HashMap::new())
+        Self::build_with(files, read, Precounted::default())
     }
 
     /// [`ContentIndex::build`], taking the terms of the files `pre` counted already (by
-    /// path, from a [`Precount`] that read them with the same `read`) instead of reading
-    /// and counting them again. The index is the same either way: a file's counts depend
-    /// on its text alone, and the postings are inverted in file order below.
+    /// path, from a [`Precount`] that read them with the same rules as `read`) instead of
+    /// reading and counting them again. The index is the same either way: a file's counts
+    /// depend on its text alone, and the postings are inverted in file order below.
     pub(super) fn build_with(
         files: &[String],
         read: &(dyn Fn(&str) -> Option<String> + Sync),
-        mut pre: HashMap<String, Counted>,
+        pre: Precounted,
     ) -> Self {
+        let Precounted {
+            counter,
+            files: mut pre,
+        } = pre;
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 8);
@@ -75,14 +80,14 @@ impl ContentIndex {
         let precounted = slots.iter().filter(|s| s.is_some()).count();
         let todo: Vec<usize> = (0..files.len()).filter(|&i| slots[i].is_none()).collect();
         let chunk = todo.len().div_ceil(threads).max(1);
+        let counter = &counter;
         let counted: Vec<Vec<(usize, Counted)>> = std::thread::scope(|scope| {
             let handles: Vec<_> = todo
                 .chunks(chunk)
                 .map(|part| {
                     scope.spawn(move || {
-                        let mut memo = Memo::default();
                         part.iter()
-                            .map(|&i| (i, read(&files[i]).map(|t| count_terms(&t, &mut memo))))
+                            .map(|&i| (i, read(&files[i]).map(|t| counter.count(&t))))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -96,7 +101,9 @@ impl ContentIndex {
             slots[i] = Some(c);
         }
         let counted_in = started.elapsed();
-        let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        // Inverted by term id: each list is filled in file order, so it is sorted.
+        let terms = counter.take().terms();
+        let mut lists: Vec<Vec<(u32, u32)>> = vec![Vec::new(); terms.len()];
         let mut lengths = vec![0u32; files.len()];
         let mut read = 0;
         for (f, slot) in slots.into_iter().enumerate() {
@@ -105,15 +112,21 @@ impl ContentIndex {
                 continue;
             };
             read += 1;
-            lengths[f] = counts.values().sum();
+            lengths[f] = counts.iter().map(|&(_, c)| c).sum();
             let f = u32::try_from(f).unwrap_or(u32::MAX);
             for (t, c) in counts {
-                postings.entry(t).or_default().push((f, c));
+                if let Some(list) = lists.get_mut(t as usize) {
+                    list.push((f, c));
+                }
             }
         }
-        for list in postings.values_mut() {
-            list.sort_unstable();
-        }
+        // Terms only files outside `files` held (counted ahead, then left out) go.
+        let postings: HashMap<String, Vec<(u32, u32)>> = terms
+            .into_iter()
+            .zip(lists)
+            .filter(|(_, list)| !list.is_empty())
+            .map(|(t, list)| (t.into_string(), list))
+            .collect();
         tracing::debug!(
             "content index: {} files read and counted in {counted_in:.2?} ({threads} threads, \
              {precounted} counted ahead), {} terms inverted in {:.2?}",
@@ -229,17 +242,96 @@ impl ContentIndex {
 
 /// The terms of each identifier-shaped chunk already split, for one thread: code repeats
 /// its identifiers (`self`, `return`, `err`), so each distinct one is split and stemmed
-/// once, not at every occurrence.
+/// once, not at every occurrence. The terms are a [`Vocab`]'s ids.
 #[derive(Default)]
 struct Memo {
-    terms: HashMap<String, Vec<String>>,
+    terms: FxHashMap<Box<str>, Box<[u32]>>,
 }
 
 /// Distinct chunks a [`Memo`] keeps before it starts over (a few tens of megabytes).
 const MEMO_MAX: usize = 1 << 18;
 
-/// One file's terms and how often each occurs; `None` when the file could not be read.
-pub(super) type Counted = Option<HashMap<String, u32>>;
+/// Every term counted, numbered in the order first seen: a file's counts are term ids,
+/// so that neither counting nor inverting hashes or copies a term's text again.
+#[derive(Default)]
+struct Vocab {
+    ids: FxHashMap<Box<str>, u32>,
+    terms: Vec<Box<str>>,
+}
+
+impl Vocab {
+    fn id(&mut self, term: String) -> u32 {
+        if let Some(&id) = self.ids.get(term.as_str()) {
+            return id;
+        }
+        let id = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
+        let term = term.into_boxed_str();
+        self.terms.push(term.clone());
+        self.ids.insert(term, id);
+        id
+    }
+
+    /// The terms, by id.
+    fn terms(self) -> Vec<Box<str>> {
+        self.terms
+    }
+}
+
+/// Counts files' terms on any number of threads at once, into one [`Vocab`].
+#[derive(Default)]
+pub(super) struct Counter {
+    vocab: Mutex<Vocab>,
+    /// A memo per thread counting at once, taken for a file and put back.
+    memos: Mutex<Vec<Memo>>,
+}
+
+impl Counter {
+    /// The terms of `text` and how often each occurs, as (term id, count), each term once.
+    fn count(&self, text: &str) -> Vec<(u32, u32)> {
+        let mut memo = self
+            .memos
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        let counts = count_terms(text, &mut memo, &self.vocab);
+        self.memos
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(memo);
+        counts
+    }
+
+    /// The terms numbered so far (the memos go): what the counts' ids name.
+    fn take(&self) -> Vocab {
+        self.memos
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        std::mem::take(&mut *self.vocab.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Moves everything out into a new counter (this one is left empty).
+    fn take_all(&self) -> Counter {
+        let memos = std::mem::take(&mut *self.memos.lock().unwrap_or_else(PoisonError::into_inner));
+        Counter {
+            vocab: Mutex::new(self.take()),
+            memos: Mutex::new(memos),
+        }
+    }
+}
+
+/// One file's terms and how often each occurs, as ([`Counter`]'s term id, count); `None`
+/// when the file could not be read.
+pub(super) type Counted = Option<Vec<(u32, u32)>>;
+
+/// Files counted ahead ([`Precount`]), by path, and the counter whose ids their counts
+/// hold.
+#[derive(Default)]
+pub(super) struct Precounted {
+    counter: Counter,
+    files: HashMap<String, Counted>,
+}
 
 /// The content index's reading and counting, started before `explore index` builds the
 /// code index, run while that build links and writes.
@@ -254,6 +346,14 @@ pub(super) type Counted = Option<HashMap<String, u32>>;
 /// not counted when the content index is built is counted then, as before
 /// ([`ContentIndex::build_with`]), and the index is the same: a file's counts depend on
 /// its text alone.
+///
+/// It is also the code index's [`TextSink`]: handed to [`CodeTool::index_with`], it counts
+/// each Go and Python file from the bytes the extraction has just read, on the thread that
+/// parses it, so that this thread reads and counts only the files the code index does not
+/// read (other languages, or the files a refresh keeps).
+///
+/// [`TextSink`]: explore_tools::code::TextSink
+/// [`CodeTool::index_with`]: explore_tools::code::CodeTool::index_with
 pub struct Precount {
     shared: Arc<PreShared>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -266,6 +366,7 @@ struct PreShared {
     sources: OnceLock<Option<Vec<String>>>,
     /// Set by [`Precount::finish`] (or a drop): stop after the file in hand.
     stop: AtomicBool,
+    counter: Counter,
     counted: Mutex<HashMap<String, Counted>>,
 }
 
@@ -285,6 +386,7 @@ impl Precount {
             root: root.to_path_buf(),
             sources: OnceLock::new(),
             stop: AtomicBool::new(false),
+            counter: Counter::default(),
             counted: Mutex::new(HashMap::new()),
         });
         let s = shared.clone();
@@ -309,14 +411,41 @@ impl Precount {
     }
 
     /// Stops the counting after the file in hand and hands over the files counted, by
-    /// path (empty when the thread failed).
-    pub(super) fn finish(mut self) -> HashMap<String, Counted> {
+    /// path (none when the thread failed).
+    pub(super) fn finish(mut self) -> Precounted {
         self.shared.stop.store(true, Ordering::Relaxed);
         let joined = self.thread.take().is_some_and(|t| t.join().is_ok());
         match self.shared.counted.lock() {
-            Ok(mut m) if joined => std::mem::take(&mut *m),
-            _ => HashMap::new(),
+            Ok(mut m) if joined => Precounted {
+                counter: self.shared.counter.take_all(),
+                files: std::mem::take(&mut *m),
+            },
+            _ => Precounted::default(),
         }
+    }
+}
+
+impl explore_tools::code::TextSink for Precount {
+    /// Counts the file as [`read_small`] would read it: not a secret's name, at most
+    /// 1 MiB, UTF-8 (the code index reads only regular, singly linked files).
+    fn read(&self, rel: &str, bytes: &[u8]) {
+        let s = &self.shared;
+        if s.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let counted =
+            if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel))
+                .is_some()
+                || bytes.len() > READ_MAX
+            {
+                None
+            } else {
+                std::str::from_utf8(bytes).ok().map(|t| s.counter.count(t))
+            };
+        s.counted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(rel.to_string(), counted);
     }
 }
 
@@ -346,12 +475,19 @@ impl PreShared {
         {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        let mut memo = Memo::default();
         for rel in sources {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }
-            let counted = read_small(&self.root, rel).map(|t| count_terms(&t, &mut memo));
+            // Counted from the code index's reading already.
+            if self
+                .counted
+                .lock()
+                .map_or(true, |m| m.contains_key(rel.as_str()))
+            {
+                continue;
+            }
+            let counted = read_small(&self.root, rel).map(|t| self.counter.count(&t));
             match self.counted.lock() {
                 Ok(mut m) => {
                     m.insert(rel.clone(), counted);
@@ -364,32 +500,72 @@ impl PreShared {
 
 /// How often each term of [`terms_of`] occurs in `text`, counted chunk by chunk: the terms
 /// of a text are those of its alphanumeric runs, each on its own, so a run's terms count
-/// as often as the run occurs.
-fn count_terms(text: &str, memo: &mut Memo) -> HashMap<String, u32> {
-    let mut runs: HashMap<&str, u32> = HashMap::new();
-    for run in text.split(|c: char| !c.is_alphanumeric()) {
-        if !run.is_empty() {
-            *runs.entry(run).or_insert(0) += 1;
-        }
+/// as often as the run occurs. The runs `memo` has not seen are split here and their
+/// terms numbered in `vocab` under one lock per file.
+fn count_terms(text: &str, memo: &mut Memo, vocab: &Mutex<Vocab>) -> Vec<(u32, u32)> {
+    let mut runs: FxHashMap<&str, u32> = FxHashMap::default();
+    for run in alnum_runs(text) {
+        *runs.entry(run).or_insert(0) += 1;
     }
     if memo.terms.len() > MEMO_MAX {
         memo.terms.clear();
     }
-    let mut counts: HashMap<String, u32> = HashMap::new();
-    for (run, n) in runs {
-        if !memo.terms.contains_key(run) {
-            memo.terms.insert(run.to_string(), terms_of(run));
-        }
-        for t in memo.terms.get(run).map_or(&[][..], Vec::as_slice) {
-            match counts.get_mut(t.as_str()) {
-                Some(c) => *c += n,
-                None => {
-                    counts.insert(t.clone(), n);
-                }
-            }
+    let new: Vec<(&str, Vec<String>)> = runs
+        .keys()
+        .filter(|run| !memo.terms.contains_key(**run))
+        .map(|run| (*run, terms_of(run)))
+        .collect();
+    if !new.is_empty() {
+        let mut vocab = vocab.lock().unwrap_or_else(PoisonError::into_inner);
+        for (run, terms) in new {
+            let ids = terms.into_iter().map(|t| vocab.id(t)).collect();
+            memo.terms.insert(run.into(), ids);
         }
     }
-    counts
+    let mut counts: FxHashMap<u32, u32> = FxHashMap::default();
+    for (run, n) in runs {
+        for &t in memo.terms.get(run).map_or(&[][..], |ids| &ids[..]) {
+            *counts.entry(t).or_insert(0) += n;
+        }
+    }
+    counts.into_iter().collect()
+}
+
+/// The non-empty runs of alphanumeric characters of `text`, as
+/// `text.split(|c: char| !c.is_alphanumeric())` gives them, without decoding the ASCII
+/// (most of any source file).
+fn alnum_runs(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    // Whether the character at `i` (a character boundary) is alphanumeric, and its length.
+    let at = move |i: usize| match bytes[i] {
+        b if b.is_ascii() => (b.is_ascii_alphanumeric(), 1),
+        _ => text
+            .get(i..)
+            .and_then(|t| t.chars().next())
+            .map_or((false, 1), |c| (c.is_alphanumeric(), c.len_utf8())),
+    };
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            if i >= bytes.len() {
+                return None;
+            }
+            let (alnum, len) = at(i);
+            if alnum {
+                break;
+            }
+            i += len;
+        }
+        let start = i;
+        while i < bytes.len() {
+            let (alnum, len) = at(i);
+            if !alnum {
+                break;
+            }
+            i += len;
+        }
+        text.get(start..i)
+    })
 }
 
 /// The words of a text as the index counts them: [`text::index_terms`] (identifiers
@@ -406,6 +582,9 @@ pub(super) fn terms_of(s: &str) -> Vec<String> {
     out
 }
 
+/// The largest file [`read_small`] reads.
+const READ_MAX: usize = 1 << 20;
+
 /// Reads a source file for ranking (never a secret file; at most 1 MiB): what the content
 /// index holds of each file, and what a concept question reads of its shortlist.
 pub(super) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
@@ -415,7 +594,7 @@ pub(super) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
     let abs = root.join(rel);
     let meta = std::fs::symlink_metadata(&abs).ok()?;
     if !meta.is_file()
-        || meta.len() > (1 << 20)
+        || meta.len() > READ_MAX as u64
         || explore_tools::secrets::is_multiply_linked(&meta)
     {
         return None;
@@ -463,8 +642,6 @@ mod tests {
             _ => None,
         };
         let whole = parts(&ContentIndex::build(&files, &read));
-        let mut memo = Memo::default();
-        let count = |p: &str, memo: &mut Memo| read(p).map(|t| count_terms(&t, memo));
         // None, some, all of the files counted ahead, an unreadable one among them, and a
         // path the list does not hold.
         let subsets: [&[&str]; 4] = [
@@ -474,10 +651,15 @@ mod tests {
             &["zz.py"],
         ];
         for subset in subsets {
-            let pre: HashMap<String, Counted> = subset
+            let counter = Counter::default();
+            let counted: HashMap<String, Counted> = subset
                 .iter()
-                .map(|p| (p.to_string(), count(p, &mut memo)))
+                .map(|p| (p.to_string(), read(p).map(|t| counter.count(&t))))
                 .collect();
+            let pre = Precounted {
+                counter,
+                files: counted,
+            };
             assert_eq!(
                 parts(&ContentIndex::build_with(&files, &read, pre)),
                 whole,
@@ -505,7 +687,11 @@ mod tests {
         assert_eq!(sources, super::super::lexical::list_sources(&root));
         let read = |rel: &str| read_small(&root, rel);
         let counted = pre.finish();
-        assert!(counted.keys().all(|k| sources.contains(k)), "{counted:?}");
+        assert!(
+            counted.files.keys().all(|k| sources.contains(k)),
+            "{:?}",
+            counted.files
+        );
         assert_eq!(
             parts(&ContentIndex::build_with(&sources, &read, counted)),
             parts(&ContentIndex::build(&sources, &read))
@@ -544,16 +730,90 @@ mod tests {
             "",
             "self self self self.self(self)",
         ];
-        let mut memo = Memo::default();
+        let counter = Counter::default();
         for text in texts {
             let mut want: HashMap<String, u32> = HashMap::new();
             for t in terms_of(text) {
                 *want.entry(t).or_insert(0) += 1;
             }
             // Twice: from an empty memo and from one that holds the runs.
-            assert_eq!(count_terms(text, &mut memo), want, "{text}");
-            assert_eq!(count_terms(text, &mut memo), want, "{text}");
+            assert_eq!(named(&counter, counter.count(text)), want, "{text}");
+            assert_eq!(named(&counter, counter.count(text)), want, "{text}");
         }
+    }
+
+    /// Counts by term id as counts by term, each term once.
+    fn named(counter: &Counter, counts: Vec<(u32, u32)>) -> HashMap<String, u32> {
+        let vocab = counter.vocab.lock().unwrap();
+        let n = counts.len();
+        let named: HashMap<String, u32> = counts
+            .into_iter()
+            .map(|(t, c)| (vocab.terms[t as usize].to_string(), c))
+            .collect();
+        assert_eq!(named.len(), n, "a term twice");
+        named
+    }
+
+    #[test]
+    fn runs_are_those_of_splitting_at_every_other_character() {
+        let texts = [
+            "",
+            "x",
+            "  leading and trailing  ",
+            "snake_case camelCase HTTPServer 0x1F __init__",
+            "naïve Ünïcode straße ΣΊΣΥΦΟΣ 名前 a1b2c3 ½ ² ٣ 𝔘𝔫𝔦 €uro — dash…",
+            "emoji😀inside and\u{200b}zero width\tTab\r\nCRLF",
+            "ÀÉÎÕÜ",
+            "a\u{301}combining",
+        ];
+        for text in texts {
+            let want: Vec<&str> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|r| !r.is_empty())
+                .collect();
+            assert_eq!(alnum_runs(text).collect::<Vec<_>>(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn files_the_code_index_reads_are_counted_as_the_build_reads_them() {
+        use explore_tools::code::TextSink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let big = format!("x = 1\n{}", "# padding padding\n".repeat(70_000));
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            (
+                "pkg/a.go",
+                b"package pkg\nfunc Retry() { backoff() }\n".to_vec(),
+            ),
+            (
+                "b.py",
+                "def naïve_backoff(): return 1\n".as_bytes().to_vec(),
+            ),
+            ("latin1.py", b"s = '\xe9t\xe9'\n".to_vec()),
+            ("nul.py", b"x = 1\0\n".to_vec()),
+            ("big.py", big.into_bytes()),
+            ("id_rsa.py", b"secret = 1\n".to_vec()),
+            ("c.rs", b"fn jitter() {}\n".to_vec()),
+        ];
+        for (rel, bytes) in &files {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, bytes).unwrap();
+        }
+        let pre = Precount::start(&root);
+        let sources = pre.sources().expect("walked");
+        // What the code index hands over (the Rust file stays for the thread to read).
+        for (rel, bytes) in files.iter().filter(|(r, _)| !r.ends_with(".rs")) {
+            pre.read(rel, bytes);
+        }
+        let read = |rel: &str| read_small(&root, rel);
+        let counted = pre.finish();
+        assert!(counted.files.contains_key("latin1.py"));
+        assert_eq!(
+            parts(&ContentIndex::build_with(&sources, &read, counted)),
+            parts(&ContentIndex::build(&sources, &read))
+        );
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub(crate) fn load(idx: &LexIndex, read: &(dyn Fn(&str) -> Option<String> + Sync
             path.display()
         ),
     }
-    build_and_save(idx, stored, read, HashMap::new())
+    build_and_save(idx, stored, read, content::Precounted::default())
 }
 
 /// Writes the content file for `idx` unless a fresh one is there: `explore index` warms
@@ -186,14 +186,14 @@ pub(crate) fn rebuild_damaged(
         path.display()
     );
     let _ = std::fs::remove_file(&path);
-    build_and_save(idx, stored, read, HashMap::new())
+    build_and_save(idx, stored, read, content::Precounted::default())
 }
 
 fn build_and_save(
     idx: &LexIndex,
     stored: &Stored,
     read: &(dyn Fn(&str) -> Option<String> + Sync),
-    counted: HashMap<String, content::Counted>,
+    counted: content::Precounted,
 ) -> ContentIndex {
     let started = std::time::Instant::now();
     let content = ContentIndex::build_with(idx.files(), read, counted);

@@ -9,7 +9,7 @@ use anyhow::{Result, anyhow};
 use explore_agent::local::{Precount, lexfile};
 use explore_tools::RepoRoot;
 use explore_tools::code::arango::{self, ArangoConfig, PushStats};
-use explore_tools::code::{CodeTool, IndexOptions, IndexStats};
+use explore_tools::code::{CodeTool, IndexOptions, IndexStats, TextSink};
 
 use crate::cli::{GlobalArgs, IndexArgs, StoreKind};
 
@@ -29,7 +29,7 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
             return Ok(0);
         };
         let pre = precount(&tool, &root_path);
-        tool.index().map_err(|e| anyhow!("{e}"))?;
+        tool.index_with(sink(&pre)).map_err(|e| anyhow!("{e}"))?;
         lexfile::refresh_with(&tool, &root_path, pre);
         return Ok(0);
     }
@@ -37,7 +37,7 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
         // Phase and files done of total on stderr while the build runs (terminal only).
         let _watch = index_bar(global.quiet);
         let pre = precount(&tool, &root_path);
-        let stats = tool.index().map_err(|e| anyhow!("{e}"))?;
+        let stats = tool.index_with(sink(&pre)).map_err(|e| anyhow!("{e}"))?;
         // The concept ranking's index, so that the first concept question reads it.
         lexfile::refresh_with(&tool, &root_path, pre);
         stats
@@ -79,6 +79,12 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
 /// with it the lexical and content indexes keyed by it; a fresh one needs no counting.
 fn precount(tool: &CodeTool, root: &std::path::Path) -> Option<Precount> {
     tool.fresh_store().is_none().then(|| Precount::start(root))
+}
+
+/// The counting as the code index's [`TextSink`]: it counts each file the code index reads
+/// from the bytes read, so that the content index does not read it again.
+fn sink(pre: &Option<Precount>) -> Option<&dyn TextSink> {
+    pre.as_ref().map(|p| p as &dyn TextSink)
 }
 
 fn human_push(cfg: &ArangoConfig, p: &PushStats) -> String {

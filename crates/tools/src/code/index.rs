@@ -180,9 +180,25 @@ enum Outcome {
     Skipped(SkippedFile),
 }
 
+/// Told every source file's bytes as the index reads them, on the thread that parses the
+/// file: `explore index` counts the content index's terms from them (explore-agent's
+/// `content::Precount`), so that the tree is read once, not once per index. Only the
+/// files read are told (a file the store holds unchanged is not read).
+pub trait TextSink: Sync {
+    /// `bytes` is the whole file at the repository-relative path `rel` (`/`-separated),
+    /// binary or not.
+    fn read(&self, rel: &str, bytes: &[u8]);
+}
+
 /// Builds or refreshes the index of the repository at `root` (an absolute, canonical
 /// path), using and updating the cache file at `cache` when given.
 pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
+    refresh_with(root, cache, None)
+}
+
+/// [`refresh`], handing `sink` every source file's bytes as they are read (see
+/// [`TextSink`]).
+pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSink>) -> Built {
     let started = Instant::now();
     // Writers take turns: the second reads what the first wrote, and finds little to do.
     let _lock = cache.and_then(writers_lock);
@@ -248,6 +264,7 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
                 s,
                 before.and_then(|i| Some((i, old.as_ref()?.files.get(i)?))),
                 old_skipped.get(s.rel.as_str()).copied(),
+                sink,
             );
             progress.tick();
             outcome
@@ -787,7 +804,12 @@ pub(super) fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, S
 
 /// Whether one file must be read and parsed again. `old` is its entry in the old cache
 /// (index and entry), `old_skip` its entry among the files left out.
-fn process(s: &Seen, old: Option<(usize, &CachedFile)>, old_skip: Option<&SkippedFile>) -> Outcome {
+fn process(
+    s: &Seen,
+    old: Option<(usize, &CachedFile)>,
+    old_skip: Option<&SkippedFile>,
+    sink: Option<&dyn TextSink>,
+) -> Outcome {
     if let Some((i, o)) = old
         && o.size == s.size
         && o.mtime_ns == s.mtime_ns
@@ -812,6 +834,9 @@ fn process(s: &Seen, old: Option<(usize, &CachedFile)>, old_skip: Option<&Skippe
     let Ok(src) = std::fs::read(&s.abs) else {
         return skip("unreadable");
     };
+    if let Some(sink) = sink {
+        sink.read(&s.rel, &src);
+    }
     if memchr::memchr(0, &src[..src.len().min(8192)]).is_some() {
         return skip("binary");
     }
@@ -1042,5 +1067,56 @@ mod fingerprint_tests {
         assert_eq!(hash.len(), 16);
         assert!(hash.chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(hash, "cbf29ce484222325", "the build script read no source");
+    }
+}
+
+#[cfg(test)]
+mod sink_tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Texts(Mutex<Vec<(String, Vec<u8>)>>);
+
+    impl TextSink for Texts {
+        fn read(&self, rel: &str, bytes: &[u8]) {
+            self.0
+                .lock()
+                .unwrap()
+                .push((rel.to_string(), bytes.to_vec()));
+        }
+    }
+
+    /// Each file read is handed over once, whole; a file the store keeps is not read.
+    #[test]
+    fn the_sink_is_handed_every_file_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        let cache = dir.path().join("cache").join("index");
+        std::fs::create_dir_all(root.join("pkg")).unwrap();
+        std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+        let files = [
+            ("pkg/a.go", "package pkg\n\nfunc A() {}\n"),
+            ("b.py", "def b():\n    pass\n"),
+            ("bin.py", "x = 1\0\n"),
+        ];
+        for (rel, text) in files {
+            std::fs::write(root.join(rel), text).unwrap();
+        }
+        std::fs::write(root.join("notes.txt"), "not source").unwrap();
+        let root = root.canonicalize().unwrap();
+        let texts = Texts::default();
+        refresh_with(&root, Some(&cache), Some(&texts));
+        let mut got = std::mem::take(&mut *texts.0.lock().unwrap());
+        got.sort();
+        let mut want: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(r, t)| (r.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        want.sort();
+        assert_eq!(got, want);
+        // Warm: nothing read.
+        refresh_with(&root, Some(&cache), Some(&texts));
+        assert!(texts.0.lock().unwrap().is_empty());
     }
 }

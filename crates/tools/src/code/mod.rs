@@ -52,7 +52,7 @@ use std::sync::{Arc, Mutex};
 
 pub use answer::CodeAnswer;
 pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
-pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, cache_path};
+pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, TextSink, cache_path};
 pub use lazy::{StoreError, StoreFile};
 pub use link::{GraphData, MAX_NAME_MATCHES};
 pub use model::{Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId};
@@ -253,10 +253,16 @@ impl CodeTool {
 
     /// Refreshes the index from disk now and returns what it took.
     pub fn index(&self) -> Result<IndexStats, ToolError> {
+        self.index_with(None)
+    }
+
+    /// [`CodeTool::index`], handing `sink` the bytes of every file it reads (see
+    /// [`TextSink`]).
+    pub fn index_with(&self, sink: Option<&dyn TextSink>) -> Result<IndexStats, ToolError> {
         if let Ok(mut warm) = self.warm.lock() {
             *warm = Some(None);
         }
-        let built = index::refresh(self.root.path(), self.cache_path().as_deref());
+        let built = index::refresh_with(self.root.path(), self.cache_path().as_deref(), sink);
         let stats = built.stats.clone();
         let mut state = self
             .state
