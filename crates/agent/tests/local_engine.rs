@@ -38,6 +38,21 @@ async fn ask_with_policy(fixture_name: &str, question: &str) -> (ExploreResult, 
     (result, policy)
 }
 
+/// A registry over `root` whose code index stays in memory.
+fn in_memory_registry(root: &std::path::Path) -> Registry {
+    let options = RegistryOptions {
+        index: IndexOptions {
+            no_cache: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    Registry::new(
+        RepoRoot::new(root).unwrap_or_else(|e| panic!("{e}")),
+        options,
+    )
+}
+
 /// `(path, lines cited)` for each file, in the answer's order.
 fn files(r: &ExploreResult) -> Vec<(&str, Vec<u32>)> {
     r.relevant_files
@@ -798,14 +813,7 @@ async fn a_kind_word_picks_the_class_over_a_same_cased_property() {
         "class Request:\n    @property\n    def blueprint(self):\n        return None\n",
     )
     .unwrap();
-    let options = RegistryOptions {
-        index: IndexOptions {
-            no_cache: true,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let registry = Registry::new(RepoRoot::new(&root).unwrap(), options);
+    let registry = in_memory_registry(&root);
     for (question, want) in [
         ("where is the blueprint class", ("blueprints.py", 1)),
         ("blueprint class", ("blueprints.py", 1)),
@@ -856,14 +864,7 @@ async fn a_concept_answer_finds_a_file_by_what_its_code_says() {
         "tests/test_commands.py",
         "def test_squashed_name():\n    run('squashmigrations', 'app', '0001', '0002')\n",
     );
-    let options = RegistryOptions {
-        index: IndexOptions {
-            no_cache: true,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let registry = Registry::new(RepoRoot::new(&root).unwrap(), options);
+    let registry = in_memory_registry(&root);
     let mut policy = LocalPolicy::new(registry.clone());
     let r = explore(
         &registry,

@@ -1,8 +1,8 @@
 # Checks every issue-report case of the given suites against both sides of its fix: each
 # expected file exists in the tree asked against (NAME-BEFORE) and differs in the next
 # fetched release of the same package (NAME-AFTER, the release with the fix). Needs
-# `bash evals/issues4/fetch.sh --with-fixed`.
-#   python3 evals/issues4/check_fixed.py evals/issues4/*.toml
+# `bash evals/issuesN/fetch.sh --with-fixed` for the round asked.
+#   python3 evals/check_fixed.py evals/issues4/*.toml
 import filecmp, os, re, sys, tomllib
 
 def key(v):

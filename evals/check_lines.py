@@ -1,6 +1,6 @@
 # Re-reads every expected path:line of the given suites: prints the line, the ctags tags on it,
 # and counts blank lines, missing files and locations outside `files` (all must be 0).
-#   python3 evals/heldout5/check_lines.py evals/heldout4/*.toml
+#   python3 evals/check_lines.py evals/heldout4/*.toml   (any round: heldout4, heldout5, …)
 import os, re, subprocess, sys, tomllib
 
 bad_total = 0
