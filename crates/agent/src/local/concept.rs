@@ -157,6 +157,18 @@ impl LocalPolicy {
                 read_small(&root, rel)
             });
             let mut ranked = idx.rank_with(&query.terms, &weights, &mut content, focus, &also);
+            // `-vv`: why each file is where it is, as for a report ("report rank:").
+            for r in ranked.iter().take(12) {
+                tracing::debug!(
+                    "concept rank: {} score={:.3} lexical={:.3} evidence={:.3} from_text={} matched={:?}",
+                    idx.files()[r.file],
+                    r.score,
+                    r.lexical,
+                    r.evidence,
+                    also.contains(&r.file),
+                    r.matched
+                );
+            }
             // The words choose the files (a report's hints must not crowd them out by
             // raising the bar); the hints add the files they point at and reorder.
             let chosen: Vec<usize> = LexIndex::select(ranked.clone())
