@@ -22,15 +22,7 @@ async fn ask(fixture_name: &str, question: &str) -> ExploreResult {
 
 /// [`ask`], with the engine that answered (for what it concluded, such as its routing).
 async fn ask_with_policy(fixture_name: &str, question: &str) -> (ExploreResult, LocalPolicy) {
-    let options = RegistryOptions {
-        index: IndexOptions {
-            no_cache: true,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let root = RepoRoot::new(fixture(fixture_name)).unwrap_or_else(|e| panic!("{e}"));
-    let registry = Registry::new(root, options);
+    let registry = in_memory_registry(&fixture(fixture_name));
     let mut policy = LocalPolicy::new(registry.clone());
     let result = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
         .await

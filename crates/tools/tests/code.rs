@@ -1488,6 +1488,30 @@ fn calls_through_a_module_level_variable() {
     }
 }
 
+/// Module-level values that hold each other (`var A = B.F()`, `var B = A.G()`; hostile or
+/// broken code) resolve to nothing, in bounded depth: no stack overflow, no guessed edge.
+#[test]
+fn module_level_values_that_hold_each_other_resolve_to_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| std::fs::write(dir.path().join(p), s).unwrap();
+    w("go.mod", "module x\n\ngo 1.22\n");
+    w(
+        "a.go",
+        "package x\n\nvar A = B.F()\n\nvar B = A.G()\n\nfunc Use() {\n\tA.X()\n}\n",
+    );
+    w("m.py", "a = b.f()\nb = a.g()\n\ndef use():\n    a.x()\n");
+    let tool = tool_for(dir.path());
+    for (symbol, at) in [("Use", "a.go:7"), ("use", "m.py:4")] {
+        let out = text(&tool, json!({"operation":"callees","symbol":symbol}));
+        assert!(
+            out.starts_with(&format!(
+                "{symbol} (function) at {at}\n\nCallees: none found"
+            )),
+            "{out}"
+        );
+    }
+}
+
 /// Applying a decorator calls it: `@retry(max_attempts=3)` on a method and `@retry` on a
 /// module-level function are calls of `retry` made by the function they decorate, at the
 /// decorator's line; `@property` and `@staticmethod` link nothing.

@@ -1737,7 +1737,7 @@ pub(super) trait Tables {
             return Val::Unknown;
         }
         match recv {
-            Recv::Typed(p) => match self.resolve_path(fi, p) {
+            Recv::Typed(p) => match self.resolve_path_at(fi, p, depth) {
                 Some(Ent::Sym(s)) if self.kind(s).is_type() => Val::Type(s),
                 Some(Ent::Sym(_)) | Some(Ent::Module(_)) => Val::Unknown,
                 // Declared with a type the repository does not define (`*testing.T`, `str`).
@@ -1745,7 +1745,7 @@ pub(super) trait Tables {
             },
             Recv::CallResult(t) => {
                 let callee = match t.as_ref() {
-                    CallTarget::Path(p) => match self.resolve_path(fi, p) {
+                    CallTarget::Path(p) => match self.resolve_path_at(fi, p, depth) {
                         Some(Ent::Sym(s)) => s,
                         Some(Ent::External) => return Val::External,
                         _ => return Val::Unknown,
