@@ -356,7 +356,15 @@ pub(super) struct Precounted {
 /// [`CodeTool::index_with`]: explore_tools::code::CodeTool::index_with
 pub struct Precount {
     shared: Arc<PreShared>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    /// Whether the thread started (then `sources` is set by it).
+    started: bool,
+    /// Taken (and joined) by [`Precount::take_counted`].
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The lexical and content indexes built from the graph while the code store was
+    /// written (the code index's [`TextSink::built`]), for `lexfile` to write.
+    ///
+    /// [`TextSink::built`]: explore_tools::code::TextSink::built
+    pub(super) built: Mutex<Option<super::lexfile::Prebuilt>>,
 }
 
 struct PreShared {
@@ -394,7 +402,12 @@ impl Precount {
             .name("explore-content".into())
             .spawn(move || s.run())
             .ok();
-        Precount { shared, thread }
+        Precount {
+            shared,
+            started: thread.is_some(),
+            thread: Mutex::new(thread),
+            built: Mutex::new(None),
+        }
     }
 
     /// The repository the files are counted in.
@@ -406,15 +419,27 @@ impl Precount {
     /// the start (waits for that walk, which runs at the normal priority); `None` when the
     /// thread could not be started or the walk failed.
     pub(super) fn sources(&self) -> Option<Vec<String>> {
-        self.thread.as_ref()?;
+        if !self.started {
+            return None;
+        }
         self.shared.sources.wait().clone()
     }
 
     /// Stops the counting after the file in hand and hands over the files counted, by
     /// path (none when the thread failed).
-    pub(super) fn finish(mut self) -> Precounted {
+    pub(super) fn finish(self) -> Precounted {
+        self.take_counted()
+    }
+
+    /// [`Precount::finish`] through a reference: a second call hands over nothing.
+    pub(super) fn take_counted(&self) -> Precounted {
         self.shared.stop.store(true, Ordering::Relaxed);
-        let joined = self.thread.take().is_some_and(|t| t.join().is_ok());
+        let thread = self
+            .thread
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        let joined = thread.is_some_and(|t| t.join().is_ok());
         match self.shared.counted.lock() {
             Ok(mut m) if joined => Precounted {
                 counter: self.shared.counter.take_all(),
@@ -422,6 +447,14 @@ impl Precount {
             },
             _ => Precounted::default(),
         }
+    }
+
+    /// The indexes built while the code store was written, if they were.
+    pub(super) fn take_built(&self) -> Option<super::lexfile::Prebuilt> {
+        self.built
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 }
 
@@ -446,6 +479,24 @@ impl explore_tools::code::TextSink for Precount {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(rel.to_string(), counted);
+    }
+
+    fn built(&self, graph: &explore_tools::code::CodeGraph) {
+        self.prebuild(graph);
+    }
+}
+
+impl Precount {
+    /// The code index's [`TextSink::built`](explore_tools::code::TextSink::built): the
+    /// lexical and content indexes from the graph (see [`super::lexfile::prebuild`]).
+    fn prebuild(&self, graph: &explore_tools::code::CodeGraph) {
+        let started = std::time::Instant::now();
+        let built = super::lexfile::prebuild(graph, self);
+        tracing::debug!(
+            "lexical and content indexes built beside the store in {:.2?}",
+            started.elapsed()
+        );
+        *self.built.lock().unwrap_or_else(PoisonError::into_inner) = built;
     }
 }
 
@@ -587,7 +638,7 @@ const READ_MAX: usize = 1 << 20;
 
 /// Reads a source file for ranking (never a secret file; at most 1 MiB): what the content
 /// index holds of each file, and what a concept question reads of its shortlist.
-pub(super) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
+pub(crate) fn read_small(root: &std::path::Path, rel: &str) -> Option<String> {
     if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel)).is_some() {
         return None;
     }

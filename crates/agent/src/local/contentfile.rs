@@ -170,6 +170,18 @@ pub fn refresh(idx: &LexIndex, pre: Option<content::Precount>) {
     );
 }
 
+/// Writes `content`, built in memory for the lexical index `idx` (which must have been
+/// written: the content file is keyed by it). A failed write is a warning.
+pub(super) fn save_built(idx: &LexIndex, content: &ContentIndex) {
+    let Some(stored) = idx.stored() else {
+        return;
+    };
+    let path = path_for(&stored.path);
+    if let Err(e) = save(&path, stored, content) {
+        tracing::warn!("cannot write the content index {} ({e})", path.display());
+    }
+}
+
 /// Drops a content file that a lookup found damaged: removes it and builds the index
 /// again from the tree, in memory and on disk.
 pub(crate) fn rebuild_damaged(

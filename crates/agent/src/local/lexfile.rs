@@ -166,25 +166,99 @@ pub fn path_for(cache: &Path) -> PathBuf {
 /// index, and writes it at `file` keyed by the code store's `key` when both are known (a
 /// failed write is a warning: the index is still answered from memory).
 pub fn build_and_save(
-    mut corpus: Corpus,
+    corpus: Corpus,
     root: &Path,
     sources: &[String],
     file: Option<&Path>,
     key: Option<[u8; 16]>,
 ) -> LexIndex {
+    let built = build(corpus, root, sources);
+    if let (Some(path), Some(key)) = (file, key) {
+        built.save(path, root, key);
+    }
+    built.idx
+}
+
+/// A lexical index built in memory and the stats of the files it holds beyond the
+/// graph's, which its file records to tell when they change.
+pub(super) struct Built {
+    pub(super) idx: LexIndex,
+    stats: Vec<SourceStat>,
+}
+
+impl Built {
+    /// Writes the index at `path`, keyed by the code store's `key` (a failed write is a
+    /// warning: the index is still answered from memory).
+    fn save(&self, path: &Path, root: &Path, key: [u8; 16]) {
+        if let Err(e) = save(path, root, key, &self.idx, &self.stats) {
+            tracing::warn!("cannot write the lexical index {} ({e})", path.display());
+        }
+    }
+}
+
+/// The files of `corpus` (from the graph) and those of `sources` the graph does not parse,
+/// in the order the index numbers them: what [`build`] indexes, known before it runs.
+pub(super) fn extend(
+    mut corpus: Corpus,
+    root: &Path,
+    sources: &[String],
+) -> (Corpus, Vec<SourceStat>) {
     let graph_files = corpus.files.len();
     lexical::extend_corpus(&mut corpus, root, sources);
-    let stats: Vec<SourceStat> = corpus.files[graph_files..]
+    let stats = corpus.files[graph_files..]
         .iter()
         .map(|rel| SourceStat::of(root, rel))
         .collect();
-    let idx = LexIndex::build(corpus);
-    if let (Some(path), Some(key)) = (file, key)
-        && let Err(e) = save(path, root, key, &idx, &stats)
-    {
-        tracing::warn!("cannot write the lexical index {} ({e})", path.display());
+    (corpus, stats)
+}
+
+/// [`build_and_save`] without the write.
+pub(super) fn build(corpus: Corpus, root: &Path, sources: &[String]) -> Built {
+    let (corpus, stats) = extend(corpus, root, sources);
+    Built {
+        idx: LexIndex::build(corpus),
+        stats,
     }
-    idx
+}
+
+/// The lexical and content indexes built in memory by `explore index` from the graph it
+/// has just linked, while the code store was written ([`content::Precount`] as the code
+/// index's `TextSink`): only their writes wait for the store's key.
+pub(super) struct Prebuilt {
+    pub(super) lex: Built,
+    pub(super) content: content::ContentIndex,
+}
+
+/// Builds [`Prebuilt`] from `graph`: the lexical index and, beside it on the other core,
+/// the content index from the counts `pre` took (the files they hold are known before
+/// either is built).
+pub(super) fn prebuild(
+    graph: &explore_tools::code::CodeGraph,
+    pre: &content::Precount,
+) -> Option<Prebuilt> {
+    if graph.symbols().is_empty() {
+        return None;
+    }
+    let root = pre.root().to_path_buf();
+    let sources = pre
+        .sources()
+        .unwrap_or_else(|| lexical::list_sources(&root));
+    let (corpus, stats) = extend(corpus::from_graph(graph), &root, &sources);
+    let files = corpus.files.clone();
+    let (idx, content) = rayon::join(
+        || LexIndex::build(corpus),
+        || {
+            content::ContentIndex::build_with(
+                &files,
+                &|rel: &str| content::read_small(&root, rel),
+                pre.take_counted(),
+            )
+        },
+    );
+    Some(Prebuilt {
+        lex: Built { idx, stats },
+        content,
+    })
 }
 
 /// Writes the index for the code index `code` has just refreshed, and its content part
@@ -204,6 +278,16 @@ pub fn refresh_with(code: &CodeTool, root: &Path, pre: Option<content::Precount>
     else {
         return;
     };
+    if let Some(built) = pre.as_ref().and_then(content::Precount::take_built) {
+        let started = std::time::Instant::now();
+        built.lex.save(&path, root, store.key());
+        contentfile::save_built(&built.lex.idx, &built.content);
+        tracing::debug!(
+            "lexical and content indexes built beside the store, written in {:.2?}",
+            started.elapsed()
+        );
+        return;
+    }
     let idx = match open(&path, root, store.key()) {
         Ok(idx) => idx,
         Err(_) => {
@@ -1007,6 +1091,42 @@ pub(super) mod tests {
         assert_eq!(a.corpus().files, b.corpus().files);
         assert_eq!(a.corpus().symbols, b.corpus().symbols);
         assert_eq!(b.failure(), None);
+    }
+
+    #[test]
+    fn indexes_built_beside_the_store_are_the_files_built_after_it() {
+        for name in ["relay", "ledger"] {
+            // `explore index`: the counting as the code index's sink, the lexical and
+            // content indexes built from the graph while the store is written.
+            let r = repo(name);
+            let reg = registry(&r);
+            let pre = content::Precount::start(&r.root);
+            reg.code()
+                .index_with(Some(&pre as &dyn explore_tools::code::TextSink))
+                .unwrap();
+            assert!(
+                pre.built.lock().unwrap().is_some(),
+                "{name}: built beside the store"
+            );
+            refresh_with(reg.code(), &r.root, Some(pre));
+            let lex = lex_path(&reg);
+            let content = contentfile::path_for(&lex);
+            let beside: Vec<Vec<u8>> = [&lex, &content]
+                .iter()
+                .map(|p| std::fs::read(p).unwrap())
+                .collect();
+            // The first concept question after both are lost: built after the store,
+            // from the tree.
+            std::fs::remove_file(&lex).unwrap();
+            std::fs::remove_file(&content).unwrap();
+            let reg = registry(&r);
+            refresh(reg.code(), &r.root);
+            for (p, before) in [&lex, &content].iter().zip(beside) {
+                let after = std::fs::read(p).unwrap();
+                assert!(before.len() > 100, "{name}: written");
+                assert!(before == after, "{name}: {} the same bytes", p.display());
+            }
+        }
     }
 
     #[test]

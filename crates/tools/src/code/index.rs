@@ -188,6 +188,13 @@ pub trait TextSink: Sync {
     /// `bytes` is the whole file at the repository-relative path `rel` (`/`-separated),
     /// binary or not.
     fn read(&self, rel: &str, bytes: &[u8]);
+
+    /// Told the graph a build has just linked, while the cache and the store are written:
+    /// `explore index` builds the lexical and content indexes from it there, on the core
+    /// the two writes leave idle, instead of after them on one. Only the indexes keyed by
+    /// the store must wait for it (its key is known once it is written); building them
+    /// needs only the graph. Not called when nothing is written (no cache).
+    fn built(&self, _graph: &CodeGraph) {}
 }
 
 /// Builds or refreshes the index of the repository at `root` (an absolute, canonical
@@ -440,13 +447,22 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
         // The cache (facts and file list) and the store are independent: written on both
         // cores, each to a temporary file renamed into place.
         let from_cache = stats.from_cache;
-        let (saved, ()) = rayon::join(
+        let (saved, ((), ())) = rayon::join(
             || {
                 write_needed
                     .then(|| save(p, root, &files, &skipped, &go_modules, graph.data()))
                     .transpose()
             },
-            || save_store(p, root, &graph, &watched, !from_cache, link),
+            || {
+                rayon::join(
+                    || save_store(p, root, &graph, &watched, !from_cache, link),
+                    || {
+                        if let Some(s) = sink {
+                            s.built(&graph);
+                        }
+                    },
+                )
+            },
         );
         match (saved, old_facts) {
             (Err(e), _) => {
