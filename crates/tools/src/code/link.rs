@@ -16,7 +16,9 @@
 //!    there are at most [`MAX_NAME_MATCHES`], each edge marked `inferred`. A receiver of
 //!    a known type from outside the repository (`t *testing.T`, `str`) gives no edge.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -1976,7 +1978,10 @@ mod tests {
         );
         assert_eq!(m("crates/my-cli/src/main.rs"), s("my_cli", "my_cli"));
         assert_eq!(m("build.rs"), s("crate.build", "crate"));
-        let crates: HashSet<String> = ["tools", "agent", "crate"].map(String::from).into();
+        let crates: HashSet<String> = ["tools", "agent", "crate"]
+            .map(String::from)
+            .into_iter()
+            .collect();
         assert_eq!(rust_crate("explore_tools", &crates), Some("tools"));
         assert_eq!(rust_crate("agent", &crates), Some("agent"));
         assert_eq!(rust_crate("std", &crates), None);

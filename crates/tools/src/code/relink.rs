@@ -33,7 +33,9 @@
 //! [`patch::MAX_DELTA_FILES`] files) returns `None`: the full refresh runs, as before.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;

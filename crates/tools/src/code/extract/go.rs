@@ -1,7 +1,7 @@
 //! Go: qualifies definitions (receiver types, interface methods), types local variables
 //! (`x := NewT()`, `&T{}`, declared parameters) and turns each call into a [`CallTarget`].
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};

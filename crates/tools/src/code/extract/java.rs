@@ -6,7 +6,7 @@
 //! variables and parameters from their declared types and the class's fields from theirs;
 //! an unqualified call is a call on `this`.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use tree_sitter::{Node, Tree};
 

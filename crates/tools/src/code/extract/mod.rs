@@ -201,7 +201,7 @@ impl RawSymbol {
 /// already says more.
 pub(crate) fn apply_fields(
     symbols: &mut [RawSymbol],
-    types: &std::collections::HashMap<String, usize>,
+    types: &foldhash::HashMap<String, usize>,
     pending: Vec<(String, String, Recv)>,
 ) {
     for (owner, field, recv) in pending {

@@ -2,7 +2,7 @@
 //! attributes and local variables (annotations, constructor calls, `-> T` results) and
 //! turns each call into a [`CallTarget`].
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};

@@ -8,7 +8,7 @@
 //! written inside macro arguments (`assert_eq!(x.len(), 1)`) are read from the macro's
 //! tokens, since the grammar does not parse them as expressions.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};

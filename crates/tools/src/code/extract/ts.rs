@@ -6,7 +6,7 @@
 //! for its calls, typing local variables from annotations, `new T()`, `x as T` and call
 //! results, and `this.x = …` assignments as fields of the class.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use tree_sitter::{Node, Tree};
 

@@ -9,7 +9,9 @@
 //! paths as sorted maps. [`LinkTables`] implements the link's `Tables` over them, so the
 //! same resolution code answers from either.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::HashSet;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
