@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use explore_tools::code::progress::Phase;
-use rustc_hash::FxHashMap;
+use foldhash::HashMap as FastMap;
 
 use super::contentfile;
 use super::text;
@@ -243,9 +243,17 @@ impl ContentIndex {
 /// The terms of each identifier-shaped chunk already split, for one thread: code repeats
 /// its identifiers (`self`, `return`, `err`), so each distinct one is split and stemmed
 /// once, not at every occurrence. The terms are a [`Vocab`]'s ids.
+///
+/// Hashed with foldhash (seeded per process): the chunks are the repository's text, which
+/// may be hostile, so not a hash anyone can collide ahead of time.
 #[derive(Default)]
 struct Memo {
-    terms: FxHashMap<Box<str>, Box<[u32]>>,
+    terms: FastMap<Box<str>, Box<[u32]>>,
+    /// One file's count of each term, by id (zero when not seen): counted without
+    /// hashing, and cleared through `touched` after each file.
+    counts: Vec<u32>,
+    /// The ids of `counts` that are not zero, in the order first counted.
+    touched: Vec<u32>,
 }
 
 /// Distinct chunks a [`Memo`] keeps before it starts over (a few tens of megabytes).
@@ -255,7 +263,7 @@ const MEMO_MAX: usize = 1 << 18;
 /// so that neither counting nor inverting hashes or copies a term's text again.
 #[derive(Default)]
 struct Vocab {
-    ids: FxHashMap<Box<str>, u32>,
+    ids: FastMap<Box<str>, u32>,
     terms: Vec<Box<str>>,
 }
 
@@ -552,34 +560,48 @@ impl PreShared {
 /// How often each term of [`terms_of`] occurs in `text`, counted chunk by chunk: the terms
 /// of a text are those of its alphanumeric runs, each on its own, so a run's terms count
 /// as often as the run occurs. The runs `memo` has not seen are split here and their
-/// terms numbered in `vocab` under one lock per file.
+/// terms numbered in `vocab` (a short lock each); the counts are kept by term id in the
+/// memo, without hashing.
 fn count_terms(text: &str, memo: &mut Memo, vocab: &Mutex<Vocab>) -> Vec<(u32, u32)> {
-    let mut runs: FxHashMap<&str, u32> = FxHashMap::default();
-    for run in alnum_runs(text) {
-        *runs.entry(run).or_insert(0) += 1;
-    }
     if memo.terms.len() > MEMO_MAX {
         memo.terms.clear();
     }
-    let new: Vec<(&str, Vec<String>)> = runs
-        .keys()
-        .filter(|run| !memo.terms.contains_key(**run))
-        .map(|run| (*run, terms_of(run)))
+    let Memo {
+        terms,
+        counts,
+        touched,
+    } = memo;
+    let mut add = |ids: &[u32]| {
+        for &id in ids {
+            let i = id as usize;
+            if i >= counts.len() {
+                counts.resize(i + 1, 0);
+            }
+            if counts[i] == 0 {
+                touched.push(id);
+            }
+            counts[i] += 1;
+        }
+    };
+    for run in alnum_runs(text) {
+        if let Some(ids) = terms.get(run) {
+            add(ids);
+            continue;
+        }
+        let split = terms_of(run);
+        let ids: Box<[u32]> = {
+            let mut vocab = vocab.lock().unwrap_or_else(PoisonError::into_inner);
+            split.into_iter().map(|t| vocab.id(t)).collect()
+        };
+        add(&ids);
+        terms.insert(run.into(), ids);
+    }
+    let out = touched
+        .iter()
+        .map(|&id| (id, std::mem::take(&mut counts[id as usize])))
         .collect();
-    if !new.is_empty() {
-        let mut vocab = vocab.lock().unwrap_or_else(PoisonError::into_inner);
-        for (run, terms) in new {
-            let ids = terms.into_iter().map(|t| vocab.id(t)).collect();
-            memo.terms.insert(run.into(), ids);
-        }
-    }
-    let mut counts: FxHashMap<u32, u32> = FxHashMap::default();
-    for (run, n) in runs {
-        for &t in memo.terms.get(run).map_or(&[][..], |ids| &ids[..]) {
-            *counts.entry(t).or_insert(0) += n;
-        }
-    }
-    counts.into_iter().collect()
+    touched.clear();
+    out
 }
 
 /// The non-empty runs of alphanumeric characters of `text`, as
