@@ -557,7 +557,7 @@ fn struct_field(n: Node<'_>, src: &str, sym: &mut RawSymbol) {
 /// non-local names it reads or assigns (see [`RawSymbol::reads`]).
 fn bind_locals<'t>(
     body: Node<'t>,
-    src: &str,
+    src: &'t str,
     imports: &HashSet<String>,
     scope: &mut HashMap<String, Recv>,
     calls: &mut Vec<Node<'t>>,
@@ -568,9 +568,13 @@ fn bind_locals<'t>(
     // Nodes that name something other than a value: a callee (a call, not a read), the
     // key of a keyed element (a struct field).
     let mut not_reads: HashSet<usize> = HashSet::new();
-    let mut seen: HashSet<(u32, Path)> = HashSet::new();
-    let mut read = |line: u32, p: Path| {
-        if seen.insert((line, p.clone())) {
+    // A name read on a line once (an operand and its field, or a name alone): borrowed
+    // from `src`, so that a name read again allocates nothing.
+    let mut seen: HashSet<(u32, &str, &str)> = HashSet::new();
+    let mut read = |line: u32, first: &'t str, second: Option<&'t str>| {
+        if seen.insert((line, first, second.unwrap_or(""))) {
+            let mut p = vec![first.to_string()];
+            p.extend(second.map(str::to_string));
             reads.push((line, p));
         }
     };
@@ -588,7 +592,7 @@ fn bind_locals<'t>(
                 && !imports.contains(name)
                 && !not_reads.contains(&n.id())
             {
-                read(line_of(n), vec![name.to_string()]);
+                read(line_of(n), name, None);
             }
             return true;
         }
@@ -601,10 +605,7 @@ fn bind_locals<'t>(
                 && imports.contains(text(op, src))
                 && !scope.contains_key(text(op, src))
             {
-                read(
-                    line_of(n),
-                    vec![text(op, src).to_string(), text(field, src).to_string()],
-                );
+                read(line_of(n), text(op, src), Some(text(field, src)));
             }
             return true;
         }
