@@ -876,3 +876,39 @@ async fn a_concept_answer_finds_a_file_by_what_its_code_says() {
     let first_test = got.iter().position(|p| p.starts_with("tests/"));
     assert!(first_test.is_none_or(|i| i > 0), "{got:?}");
 }
+
+/// A question's word the repository never uses is not its missing topic when the
+/// repository uses a close synonym of it ("the lexer" of a code base whose lexer is its
+/// `Scanner`), nor when the engine only took a plain word for a symbol name; a word with
+/// no synonym in the code still makes the answer `not_found`.
+#[tokio::test]
+async fn a_word_the_repository_spells_as_a_synonym_is_not_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("conf");
+    std::fs::create_dir_all(root.join("scanner")).unwrap();
+    std::fs::write(
+        root.join("scanner/scanner.go"),
+        "package scanner\n\n// Scanner turns a configuration file into tokens.\ntype Scanner struct{ src []byte }\n\n// scanHeredoc reads a heredoc up to its EOF anchor.\nfunc (s *Scanner) scanHeredoc() {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("printer.go"),
+        "package conf\n\n// Print writes the heredoc back.\nfunc Print() {}\n",
+    )
+    .unwrap();
+    let registry = in_memory_registry(&root);
+    let ask = |question: &'static str| {
+        let registry = registry.clone();
+        async move {
+            let mut policy = LocalPolicy::new(registry.clone());
+            explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+                .await
+                .unwrap()
+        }
+    };
+    let r = ask("where does the lexer read a <<EOF heredoc").await;
+    assert_ne!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
+    assert_eq!(files(&r).first().map(|f| f.0), Some("scanner/scanner.go"));
+    let r = ask("where does the flux capacitor read a heredoc").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
+}

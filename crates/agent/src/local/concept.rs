@@ -190,12 +190,21 @@ impl LocalPolicy {
         };
         // A question naming something the repository never mentions ("where is the
         // GraphQL schema", "Kafka", "Redis") is not answered by whatever matches its
-        // other words. A kind word ("what methods does …") is not a topic.
+        // other words. A kind word ("what methods does …") is not a topic, nor a word
+        // whose close synonym the repository uses ("the lexer" of a code base that calls
+        // it its scanner).
         let unknown: Vec<&String> = query
             .terms
             .iter()
             .zip(&query.weights)
-            .filter(|(t, w)| **w >= 1.0 && !idx.knows(t) && !query::is_kind_term(t))
+            .filter(|(t, w)| {
+                **w >= 1.0
+                    && !idx.knows(t)
+                    && !query::is_kind_term(t)
+                    && !text::synonyms(t)
+                        .iter()
+                        .any(|(s, sw)| *sw >= 0.7 && idx.knows(s))
+            })
             .map(|(t, _)| t)
             .collect();
         if !unknown.is_empty() {

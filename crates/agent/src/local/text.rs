@@ -427,6 +427,21 @@ pub fn synonyms(term: &str) -> &'static [(&'static str, f64)] {
             ("save", 0.3),
         ],
         "cach" => &[("readthrough", 0.6)],
+        // A lexer is a scanner or a tokenizer in many code bases (hcl's `scanner`,
+        // Python's `tokenize`); "scan" is not mapped back, as it means much else.
+        "lexer" | "lex" => &[
+            ("lexer", 0.8),
+            ("lex", 0.8),
+            ("scan", 0.7),
+            ("tokeniz", 0.7),
+            ("tokenis", 0.7),
+        ],
+        "tokeniz" | "tokenis" => &[
+            ("tokeniz", 0.8),
+            ("tokenis", 0.8),
+            ("lexer", 0.7),
+            ("lex", 0.7),
+        ],
         "log" | "logg" => &[("log", 0.8), ("logg", 0.8)],
         "export" => &[("exporter", 0.8)],
         "regist" => &[("registri", 0.8), ("register", 0.8)],
