@@ -64,3 +64,16 @@ proptest! {
         }
     }
 }
+
+/// Found by the property above: a letter whose lower case is longer or shorter in UTF-8
+/// ('ẞ' → 'ß') before a negated clause cut the question at a byte inside a character.
+#[test]
+fn a_letter_that_lower_cases_to_another_length_before_a_negation() {
+    for q in [
+        "ẞ not the where",
+        "where is ẞ, not the method",
+        "İSTANBUL but not the Logger method",
+    ] {
+        let _ = parse(q);
+    }
+}

@@ -432,6 +432,19 @@ const USE_PARTICIPLES: &[&str] = &[
     "accessed",
 ];
 
+/// Whether the question asks where something is caught ("which places catch X", "where is
+/// X rescued"), not where it is raised or used.
+pub fn asks_where_caught(raw: &str) -> bool {
+    raw.split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .any(|w| {
+            matches!(
+                w.as_str(),
+                "catch" | "catches" | "caught" | "catching" | "rescue" | "rescues" | "rescued"
+            )
+        })
+}
+
 /// "where is X called from in the encoder", "where is the global logger variable _globalL
 /// read or replaced", "where is NotRenderableError raised": a question that starts with
 /// "where is" and ends with one or more participles of use ("read or replaced"), then
@@ -799,8 +812,10 @@ fn strip_asides(slot: &str) -> (String, Vec<String>, bool) {
             rest.push(c);
         }
     }
-    // A negated clause: ", not the method on Afero", " but not the Logger method".
-    let lower = rest.to_lowercase();
+    // A negated clause: ", not the method on Afero", " but not the Logger method". The
+    // markers are ASCII: lower-cased as ASCII only, the copy's byte offsets are the
+    // question's (`to_lowercase` changes the length of some letters, as 'ẞ' → 'ß').
+    let lower = rest.to_ascii_lowercase();
     for marker in [", not ", " but not ", " not the ", " (not "] {
         if let Some(i) = lower.find(marker) {
             read_aside(&rest[i..], &mut places, &mut not_method);
