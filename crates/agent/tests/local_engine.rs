@@ -912,3 +912,48 @@ async fn a_word_the_repository_spells_as_a_synonym_is_not_missing() {
     let r = ask("where does the flux capacitor read a heredoc").await;
     assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
 }
+
+/// "Where is X raised" is answered from the graph's calls of the class (the `raise` lines);
+/// "which places catch X" from the text's `except` clauses, not from where it is raised.
+#[tokio::test]
+async fn raised_and_caught_are_different_places() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pkg");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("errors.py"),
+        "class InvalidVersion(ValueError):\n    \"\"\"A version string that cannot be parsed.\"\"\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("version.py"),
+        "from errors import InvalidVersion\n\n\ndef parse(s):\n    if not s:\n        raise InvalidVersion(s)\n    return s\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("utils.py"),
+        "from errors import InvalidVersion\nfrom version import parse\n\n\ndef canonical(s):\n    try:\n        return parse(s)\n    except InvalidVersion:\n        return s\n",
+    )
+    .unwrap();
+    let registry = in_memory_registry(&root);
+    for (question, want) in [
+        ("where is InvalidVersion raised", ("version.py", 6)),
+        (
+            "where does the package raise InvalidVersion",
+            ("version.py", 6),
+        ),
+        ("which places catch InvalidVersion", ("utils.py", 8)),
+    ] {
+        let mut policy = LocalPolicy::new(registry.clone());
+        let r = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
+            .await
+            .unwrap();
+        let got = files(&r);
+        assert_eq!(
+            got.first().map(|f| f.0),
+            Some(want.0),
+            "{question}: {got:?}"
+        );
+        assert!(cites(&r, want.0, want.1), "{question}: {got:?}");
+    }
+}

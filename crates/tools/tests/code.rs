@@ -1019,7 +1019,7 @@ fn ts_methods_usages_and_trace() {
     );
     assert_eq!(
         text(ts_mini(), json!({"operation":"usages","symbol":"Canvas"})),
-        "Canvas (class) at src/model.ts:19\n\nUsed by (parameters or results):\n  buildScene (function) at src/app.ts:6\n  Drawable.draw (method) at src/model.ts:9\n  Circle.draw (method) at src/shapes/circle.ts:16\n  Polygon.draw (method) at src/shapes/square.ts:12\n  View (function) at src/view.tsx:3"
+        "Canvas (class) at src/model.ts:19\n\nConstructed by (calls of the type):\n  main (function) at src/app.ts:15\n  defaultCanvas (const) at src/app.ts:22\nUsed by (parameters or results):\n  buildScene (function) at src/app.ts:6\n  Drawable.draw (method) at src/model.ts:9\n  Circle.draw (method) at src/shapes/circle.ts:16\n  Polygon.draw (method) at src/shapes/square.ts:12\n  View (function) at src/view.tsx:3"
     );
     // `item.area()` in `Canvas.render`: a loop variable, so every `area` (inferred).
     assert_eq!(
@@ -1362,7 +1362,7 @@ fn java_implementations_methods_usages_and_trace() {
     );
     assert_eq!(
         jtext(json!({"operation":"usages","symbol":"Canvas"})),
-        "Canvas (class) at J/canvas/Canvas.java:9\n\nUsed by (parameters or results):\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:29\n  Canvas.create (method) at J/canvas/Canvas.java:34\n  Circle.draw (method) at J/shapes/Circle.java:15\n  Drawable.draw (method) at J/shapes/Drawable.java:7\n  Polygon.draw (method) at J/shapes/Polygon.java:9"
+        "Canvas (class) at J/canvas/Canvas.java:9\n\nConstructed by (calls of the type):\n  Canvas.create (method) at J/canvas/Canvas.java:35\nUsed by (parameters or results):\n  Canvas.Builder.build (method) at J/canvas/Canvas.java:29\n  Canvas.create (method) at J/canvas/Canvas.java:34\n  Circle.draw (method) at J/shapes/Circle.java:15\n  Drawable.draw (method) at J/shapes/Drawable.java:7\n  Polygon.draw (method) at J/shapes/Polygon.java:9"
     );
     assert_eq!(
         jtext(json!({"operation":"trace","symbol":"main","to":"Logger.write"})),
@@ -1618,5 +1618,35 @@ fn python_parameter_lists_match_untyped_parameters() {
             json!({"operation":"find","symbol":"Segment.set_shape(list, int)"})
         ),
         "Segment.set_shape (method) at shapes/segment.py:8\n  def set_shape(cls, lines, width):"
+    );
+}
+
+/// A type is used where it is called as well as where a signature names it: `usages` of a
+/// Python exception lists the functions that raise it (a call of the class), each at the
+/// line, before the functions whose annotations name it; a type nothing calls has no such
+/// section.
+#[test]
+fn usages_of_a_class_list_where_it_is_constructed() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| std::fs::write(dir.path().join(p), s).unwrap();
+    w(
+        "errors.py",
+        "class NotAClassError(ValueError):\n    pass\n\n\nclass Unused:\n    pass\n",
+    );
+    w(
+        "fields.py",
+        "from errors import NotAClassError, Unused\n\n\ndef fields(cls):\n    if cls is None:\n        raise NotAClassError('no class')\n    return cls\n\n\ndef check(e: NotAClassError) -> Unused:\n    return None\n",
+    );
+    let tool = tool_for(dir.path());
+    assert_eq!(
+        text(
+            &tool,
+            json!({"operation":"usages","symbol":"NotAClassError"})
+        ),
+        "NotAClassError (class) at errors.py:1\n\nConstructed by (calls of the type):\n  fields (function) at fields.py:6\nUsed by (parameters or results):\n  check (function) at fields.py:10"
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"usages","symbol":"Unused"})),
+        "Unused (class) at errors.py:5\n\nUsed by (parameters or results):\n  check (function) at fields.py:10"
     );
 }

@@ -46,7 +46,11 @@ impl Hit {
         // A reader of a Go variable (`used_by` with lines) is cited where it reads, as a
         // caller is where it calls.
         let up = match section {
-            Some(code::answer::Relation::Callers | code::answer::Relation::Through) => true,
+            Some(
+                code::answer::Relation::Callers
+                | code::answer::Relation::Through
+                | code::answer::Relation::Constructions,
+            ) => true,
             Some(code::answer::Relation::UsedBy) => !item.calls.is_empty(),
             _ => false,
         };

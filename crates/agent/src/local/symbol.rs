@@ -71,6 +71,18 @@ impl LocalPolicy {
         narrowed: bool,
     ) -> Vec<ToolCall> {
         let definition = op == "find" && !narrowed && matches!(query.intent, Intent::Definition(_));
+        // "Which places catch InvalidVersion": the graph's calls of a type are where it is
+        // raised, not caught; the `except` clauses are found in the text.
+        let answer = match answer {
+            Reply::Hits(hits, doubts) if op == "usages" && query::asks_where_caught(&query.raw) => {
+                let hits = hits
+                    .into_iter()
+                    .filter(|h| h.section != Some(CodeRelation::Constructions))
+                    .collect();
+                Reply::Hits(hits, doubts)
+            }
+            other => other,
+        };
         match answer {
             Reply::Hits(hits, _)
                 if definition
@@ -505,7 +517,10 @@ pub(super) fn operation(intent: &Intent) -> &'static str {
 pub(super) fn section_relation(section: CodeRelation) -> Relation {
     match section {
         CodeRelation::Path => Relation::TraceHop,
-        CodeRelation::Callers | CodeRelation::Through | CodeRelation::UsedBy => Relation::Caller,
+        CodeRelation::Callers
+        | CodeRelation::Through
+        | CodeRelation::UsedBy
+        | CodeRelation::Constructions => Relation::Caller,
         CodeRelation::Callees => Relation::Callee,
         CodeRelation::Implementations | CodeRelation::Subclasses => Relation::Implementation,
         CodeRelation::Implements => Relation::Supertype,

@@ -191,6 +191,9 @@ pub enum Relation {
     /// constant, the functions, methods and variables that read or assign it (each item's
     /// `calls` are the lines where, in `call_path`).
     UsedBy,
+    /// For a type's usages: the functions that call it (a Python class instantiated or
+    /// raised, `raise NotAnAttrsClassError(msg)`; a Go conversion), each with the lines.
+    Constructions,
     /// A trace's call path, start first.
     Path,
 }
@@ -208,6 +211,7 @@ impl Relation {
             Relation::Implements => "Implements",
             Relation::Methods => "Methods",
             Relation::UsedBy => "Used by (parameters or results)",
+            Relation::Constructions => "Constructed by (calls of the type)",
             Relation::Path => "Call path",
         }
     }

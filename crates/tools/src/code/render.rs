@@ -234,7 +234,7 @@ fn relation(out: &mut Lines, f: &Found) {
         .filter(|s| s.relation != Relation::Through)
     {
         match s.relation {
-            Relation::Callers | Relation::Callees => {
+            Relation::Callers | Relation::Callees | Relation::Constructions => {
                 calls(out, f, target, s, !through.is_empty());
                 through_sections(out, s.items.len(), &through);
             }
@@ -244,7 +244,7 @@ fn relation(out: &mut Lines, f: &Found) {
 }
 
 fn calls(out: &mut Lines, f: &Found, target: &Item, s: &Section, has_through: bool) {
-    let up = s.relation == Relation::Callers;
+    let up = matches!(s.relation, Relation::Callers | Relation::Constructions);
     let title = s.relation.title();
     if s.items.is_empty() && has_through {
         out.push(format!("{title}: none direct."));

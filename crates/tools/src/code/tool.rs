@@ -482,6 +482,28 @@ fn relation(
             sections.push(section(Relation::UsedBy, items));
         }
         Operation::Usages => {
+            // A type is used where it is called (constructed, raised, converted to) as
+            // well as where a signature names it; the calls first, each at its lines.
+            let walk = query::callers(store, m.id, 1);
+            if !walk.hops.is_empty() {
+                let items = walk
+                    .hops
+                    .iter()
+                    .map(|hop| Item {
+                        calls: hop.lines.clone(),
+                        call_path: Some(hop.symbol.path.clone()),
+                        depth: hop.depth,
+                        inferred: hop.inferred,
+                        ..Item::of(&hop.symbol)
+                    })
+                    .collect();
+                sections.push(Section {
+                    relation: Relation::Constructions,
+                    through: None,
+                    items,
+                    total: walk.total,
+                });
+            }
             sections.push(section(
                 Relation::UsedBy,
                 related_items(&query::usages(store, m.id)),
