@@ -544,6 +544,8 @@ const CUES: &[(&[&str], Build)] = &[
             "raises",
             "throw",
             "throws",
+            "return",
+            "returns",
             "catch",
             "catches",
             "rescue",
@@ -1772,6 +1774,11 @@ mod tests {
             ("which places catch InvalidVersion", "InvalidVersion"),
             ("where is ParseError caught", "ParseError"),
             (
+                "where does echo return ErrStatusRequestEntityTooLarge",
+                "ErrStatusRequestEntityTooLarge",
+            ),
+            ("which functions return ErrNotFound", "ErrNotFound"),
+            (
                 "where is _version_nodot used to build tags",
                 "_version_nodot",
             ),
@@ -1782,6 +1789,7 @@ mod tests {
             assert_eq!(s.name, name, "{q}");
         }
         for q in [
+            "what does the handler return when the body is too large",
             "where is the idempotency of postings handled",
             "where is the database URL configured",
             "Incorrect plural for seconds in Russian (locale: ru_RU) when I subclass Locale and extend it with many more words",
