@@ -1650,3 +1650,36 @@ fn usages_of_a_class_list_where_it_is_constructed() {
         "Unused (class) at errors.py:5\n\nUsed by (parameters or results):\n  check (function) at fields.py:10"
     );
 }
+
+/// A Go type assertion gives its variable the asserted type (`list, ok :=
+/// node.(*ObjectList)`, `x := v.(Lister)`), so calls on it link to that type's methods
+/// instead of being guessed from the method name among every `Filter`.
+#[test]
+fn go_a_type_assertion_types_its_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| std::fs::write(dir.path().join(p), s).unwrap();
+    w("go.mod", "module example.com/conf\n\ngo 1.22\n");
+    w(
+        "ast.go",
+        "package conf\n\ntype Node interface{}\n\ntype ObjectList struct{}\n\nfunc (o *ObjectList) Filter(k string) *ObjectList { return o }\n\ntype Index struct{}\n\nfunc (i *Index) Filter(k string) *Index { return i }\n",
+    );
+    w(
+        "decode.go",
+        "package conf\n\nfunc decode(node Node) {\n\tlist, ok := node.(*ObjectList)\n\tif ok {\n\t\tlist.Filter(\"a\")\n\t}\n\tone := node.(*ObjectList)\n\tone.Filter(\"b\")\n}\n",
+    );
+    let tool = tool_for(dir.path());
+    assert_eq!(
+        text(
+            &tool,
+            json!({"operation":"callers","symbol":"ObjectList.Filter"})
+        ),
+        "ObjectList.Filter (method) at ast.go:7\n\nCallers:\n  decode (function) at decode.go:6 (+1 more calls)"
+    );
+    assert_eq!(
+        text(
+            &tool,
+            json!({"operation":"callers","symbol":"Index.Filter"})
+        ),
+        "Index.Filter (method) at ast.go:11\n\nCallers: none found. Calls through interfaces, function values or reflection may not be linked; try rg -n \"Filter(\" with the bash tool."
+    );
+}

@@ -693,6 +693,11 @@ fn expr_recv(
             .map(|o| expr_recv(o, src, scope, imports))
             .unwrap_or(Recv::Unknown),
         "identifier" => scope.get(text(e, src)).cloned().unwrap_or(Recv::Unknown),
+        // `list, ok := node.(*ast.ObjectList)`: the asserted type.
+        "type_assertion_expression" => e
+            .child_by_field_id(field_ids().ty)
+            .map(|t| recv_of_type(t, src))
+            .unwrap_or(Recv::Unknown),
         "selector_expression" => {
             let mut fields = Vec::new();
             let mut base = e;
