@@ -640,7 +640,11 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
         .take_while(|w| !ends_name_clause(&w.to_lowercase()))
         .collect();
     // "use the NameAliasMixin" / "mix in JupyterMixin": a mixin is used by inheriting it.
-    slot_symbol(&rest.join(" "), false, true).map(build)
+    // One bare word right after the cue, ending the question, is its name even in lower
+    // case, as after "who calls" ("which classes subclass rrulebase"); with an article
+    // or more words it must read as a name ("where do we call the payment API").
+    let bare_last = rest.len() == 1 && words.len() == at + 2;
+    slot_symbol(&rest.join(" "), bare_last, true).map(build)
 }
 
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
@@ -1764,6 +1768,7 @@ mod tests {
             ("which classes subclass BaseTransport", "BaseTransport"),
             ("what auth classes inherit from Auth", "Auth"),
             ("fields that inherit from Number", "Number"),
+            ("which classes subclass rrulebase", "rrulebase"),
         ] {
             let Intent::Implementations(s) = parse(q).intent else {
                 panic!("{q}")
