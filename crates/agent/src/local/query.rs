@@ -613,6 +613,14 @@ fn cue_intent(q: &str) -> Option<Intent> {
                 .find(|w| !is_cue_glue(&w.to_lowercase()))
                 .is_none_or(|w| cue_of(w).is_none())
         })
+        // "the function that returns defaults", "the method which returns the Client":
+        // what a definition returns describes it; "where does echo return X" asks where X
+        // is used.
+        .filter(|&(i, _)| {
+            !(matches!(all[i].to_lowercase().as_str(), "return" | "returns")
+                && i > 0
+                && matches!(all[i - 1].to_lowercase().as_str(), "that" | "which" | "who"))
+        })
         .find_map(|(at, build)| cue_slot(&all, at, build))
 }
 
@@ -1795,6 +1803,8 @@ mod tests {
         }
         for q in [
             "what does the handler return when the body is too large",
+            "the function that returns defaults",
+            "the method which returns the default client",
             "where is the idempotency of postings handled",
             "where is the database URL configured",
             "Incorrect plural for seconds in Russian (locale: ru_RU) when I subclass Locale and extend it with many more words",
