@@ -355,10 +355,13 @@ pub(super) struct Precounted {
 /// ([`ContentIndex::build_with`]), and the index is the same: a file's counts depend on
 /// its text alone.
 ///
-/// It is also the code index's [`TextSink`]: handed to [`CodeTool::index_with`], it counts
-/// each Go and Python file from the bytes the extraction has just read, on the thread that
-/// parses it, so that this thread reads and counts only the files the code index does not
-/// read (other languages, or the files a refresh keeps).
+/// It is also the code index's [`TextSink`]: handed to [`CodeTool::index_with`], it keeps
+/// each file the extraction has just read (tens of megabytes for a large repository) and
+/// counts it once the extraction is over, on the core the link leaves idle; what is left
+/// when the indexes are built is counted then on every core. The tree is read once, and
+/// this thread reads only the files the code index does not (other languages, or the files
+/// a refresh keeps). Counting on the parsing threads instead cost both cores a twelfth of
+/// the extraction, when nothing is idle.
 ///
 /// [`TextSink`]: explore_tools::code::TextSink
 /// [`CodeTool::index_with`]: explore_tools::code::CodeTool::index_with
@@ -384,6 +387,11 @@ struct PreShared {
     stop: AtomicBool,
     counter: Counter,
     counted: Mutex<HashMap<String, Counted>>,
+    /// Files the code index read, kept as read until counted: counting them on the thread
+    /// that parses them took a share of both cores during the extraction, when nothing is
+    /// idle; this thread counts them while the link runs on one core, and
+    /// [`Precount::take_counted`] counts what is left on every core.
+    pending: Mutex<Vec<(String, String)>>,
 }
 
 impl std::fmt::Debug for Precount {
@@ -404,6 +412,7 @@ impl Precount {
             stop: AtomicBool::new(false),
             counter: Counter::default(),
             counted: Mutex::new(HashMap::new()),
+            pending: Mutex::new(Vec::new()),
         });
         let s = shared.clone();
         let thread = std::thread::Builder::new()
@@ -448,6 +457,28 @@ impl Precount {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         let joined = thread.is_some_and(|t| t.join().is_ok());
+        // What the thread did not get to, on every core.
+        let pending = std::mem::take(
+            &mut *self
+                .shared
+                .pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        if joined && !pending.is_empty() {
+            use rayon::prelude::*;
+            let counter = &self.shared.counter;
+            let counts: Vec<(String, Counted)> = pending
+                .into_par_iter()
+                .map(|(rel, text)| {
+                    let c = counter.count(&text);
+                    (rel, Some(c))
+                })
+                .collect();
+            if let Ok(mut m) = self.shared.counted.lock() {
+                m.extend(counts);
+            }
+        }
         match self.shared.counted.lock() {
             Ok(mut m) if joined => Precounted {
                 counter: self.shared.counter.take_all(),
@@ -474,19 +505,28 @@ impl explore_tools::code::TextSink for Precount {
         if s.stop.load(Ordering::Relaxed) {
             return;
         }
-        let counted =
+        let text =
             if explore_tools::secrets::secret_name_reason(rel.rsplit('/').next().unwrap_or(rel))
                 .is_some()
                 || bytes.len() > READ_MAX
             {
                 None
             } else {
-                std::str::from_utf8(bytes).ok().map(|t| s.counter.count(t))
+                std::str::from_utf8(bytes).ok()
             };
-        s.counted
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(rel.to_string(), counted);
+        match text {
+            Some(t) => s
+                .pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push((rel.to_string(), t.to_string())),
+            None => {
+                s.counted
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(rel.to_string(), None);
+            }
+        }
     }
 
     fn built(&self, graph: &explore_tools::code::CodeGraph) {
@@ -534,11 +574,31 @@ impl PreShared {
         {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
+        // The files the code index read, one at a time (the rest are left for
+        // `take_counted` when it stops this thread).
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let next = self
+                .pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .pop();
+            let Some((rel, text)) = next else { break };
+            let counted = Some(self.counter.count(&text));
+            match self.counted.lock() {
+                Ok(mut m) => {
+                    m.insert(rel, counted);
+                }
+                Err(_) => return,
+            }
+        }
         for rel in sources {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }
-            // Counted from the code index's reading already.
+            // Read by the code index: counted above, or waiting to be.
             if self
                 .counted
                 .lock()
