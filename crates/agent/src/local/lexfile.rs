@@ -38,7 +38,7 @@
 //! entered). Anything else wrong (truncated, flipped bytes, another version) is reported
 //! in one line and the index is rebuilt from the store.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};

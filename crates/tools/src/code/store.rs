@@ -8,7 +8,7 @@
 //! The embedded store keeps the linked graph in memory with hash indexes built at load
 //! time: no server, and a warm query costs one cache read.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use rayon::prelude::*;
 
