@@ -30,6 +30,28 @@ async fn ask_with_policy(fixture_name: &str, question: &str) -> (ExploreResult, 
     (result, policy)
 }
 
+/// Runs one question with the local engine over `registry`.
+async fn ask_in(registry: &Registry, question: &str) -> ExploreResult {
+    let mut policy = LocalPolicy::new(registry.clone());
+    explore(registry, &mut policy, &RunConfig::new(question), &NullSink)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Asks each question over `registry` and checks the first file and one line it cites.
+async fn first_cites(registry: &Registry, cases: &[(&str, (&str, u32))]) {
+    for &(question, want) in cases {
+        let r = ask_in(registry, question).await;
+        let got = files(&r);
+        assert_eq!(
+            got.first().map(|f| f.0),
+            Some(want.0),
+            "{question}: {got:?}"
+        );
+        assert!(cites(&r, want.0, want.1), "{question}: {got:?}");
+    }
+}
+
 /// A registry over `root` whose code index stays in memory.
 fn in_memory_registry(root: &std::path::Path) -> Registry {
     let options = RegistryOptions {
@@ -806,24 +828,16 @@ async fn a_kind_word_picks_the_class_over_a_same_cased_property() {
     )
     .unwrap();
     let registry = in_memory_registry(&root);
-    for (question, want) in [
-        ("where is the blueprint class", ("blueprints.py", 1)),
-        ("blueprint class", ("blueprints.py", 1)),
-        // Without a kind word the name as cased wins.
-        ("where is blueprint defined", ("wrappers.py", 3)),
-    ] {
-        let mut policy = LocalPolicy::new(registry.clone());
-        let r = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
-            .await
-            .unwrap();
-        let got = files(&r);
-        assert_eq!(
-            got.first().map(|f| f.0),
-            Some(want.0),
-            "{question}: {got:?}"
-        );
-        assert!(cites(&r, want.0, want.1), "{question}: {got:?}");
-    }
+    first_cites(
+        &registry,
+        &[
+            ("where is the blueprint class", ("blueprints.py", 1)),
+            ("blueprint class", ("blueprints.py", 1)),
+            // Without a kind word the name as cased wins.
+            ("where is blueprint defined", ("wrappers.py", 3)),
+        ],
+    )
+    .await;
 }
 
 /// A concept question finds the file that does the thing even when no name or path says
@@ -857,15 +871,7 @@ async fn a_concept_answer_finds_a_file_by_what_its_code_says() {
         "def test_squashed_name():\n    run('squashmigrations', 'app', '0001', '0002')\n",
     );
     let registry = in_memory_registry(&root);
-    let mut policy = LocalPolicy::new(registry.clone());
-    let r = explore(
-        &registry,
-        &mut policy,
-        &RunConfig::new("where are migrations squashed"),
-        &NullSink,
-    )
-    .await
-    .unwrap();
+    let r = ask_in(&registry, "where are migrations squashed").await;
     let got = paths(&r);
     assert_eq!(
         got.first().copied(),
@@ -897,19 +903,10 @@ async fn a_word_the_repository_spells_as_a_synonym_is_not_missing() {
     )
     .unwrap();
     let registry = in_memory_registry(&root);
-    let ask = |question: &'static str| {
-        let registry = registry.clone();
-        async move {
-            let mut policy = LocalPolicy::new(registry.clone());
-            explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
-                .await
-                .unwrap()
-        }
-    };
-    let r = ask("where does the lexer read a <<EOF heredoc").await;
+    let r = ask_in(&registry, "where does the lexer read a <<EOF heredoc").await;
     assert_ne!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
     assert_eq!(files(&r).first().map(|f| f.0), Some("scanner/scanner.go"));
-    let r = ask("where does the flux capacitor read a heredoc").await;
+    let r = ask_in(&registry, "where does the flux capacitor read a heredoc").await;
     assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
 }
 
@@ -936,24 +933,16 @@ async fn raised_and_caught_are_different_places() {
     )
     .unwrap();
     let registry = in_memory_registry(&root);
-    for (question, want) in [
-        ("where is InvalidVersion raised", ("version.py", 6)),
-        (
-            "where does the package raise InvalidVersion",
-            ("version.py", 6),
-        ),
-        ("which places catch InvalidVersion", ("utils.py", 8)),
-    ] {
-        let mut policy = LocalPolicy::new(registry.clone());
-        let r = explore(&registry, &mut policy, &RunConfig::new(question), &NullSink)
-            .await
-            .unwrap();
-        let got = files(&r);
-        assert_eq!(
-            got.first().map(|f| f.0),
-            Some(want.0),
-            "{question}: {got:?}"
-        );
-        assert!(cites(&r, want.0, want.1), "{question}: {got:?}");
-    }
+    first_cites(
+        &registry,
+        &[
+            ("where is InvalidVersion raised", ("version.py", 6)),
+            (
+                "where does the package raise InvalidVersion",
+                ("version.py", 6),
+            ),
+            ("which places catch InvalidVersion", ("utils.py", 8)),
+        ],
+    )
+    .await;
 }

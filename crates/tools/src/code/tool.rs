@@ -432,17 +432,7 @@ fn relation(
                     if walk.hops.is_empty() {
                         continue;
                     }
-                    let items = walk
-                        .hops
-                        .iter()
-                        .map(|hop| Item {
-                            calls: hop.lines.clone(),
-                            call_path: Some(hop.symbol.path.clone()),
-                            depth: hop.depth,
-                            inferred: hop.inferred,
-                            ..Item::of(&hop.symbol)
-                        })
-                        .collect();
+                    let items = caller_items(&walk);
                     sections.push(Section {
                         relation: Relation::Through,
                         through: Some(Item::of(&parent.symbol)),
@@ -486,17 +476,7 @@ fn relation(
             // well as where a signature names it; the calls first, each at its lines.
             let walk = query::callers(store, m.id, 1);
             if !walk.hops.is_empty() {
-                let items = walk
-                    .hops
-                    .iter()
-                    .map(|hop| Item {
-                        calls: hop.lines.clone(),
-                        call_path: Some(hop.symbol.path.clone()),
-                        depth: hop.depth,
-                        inferred: hop.inferred,
-                        ..Item::of(&hop.symbol)
-                    })
-                    .collect();
+                let items = caller_items(&walk);
                 sections.push(Section {
                     relation: Relation::Constructions,
                     through: None,
@@ -526,6 +506,20 @@ fn relation(
         partial_graph: None,
         standard: None,
     })
+}
+
+/// The callers of a walk, each cited at its call lines in its own file.
+fn caller_items(walk: &query::Walk) -> Vec<Item> {
+    walk.hops
+        .iter()
+        .map(|hop| Item {
+            calls: hop.lines.clone(),
+            call_path: Some(hop.symbol.path.clone()),
+            depth: hop.depth,
+            inferred: hop.inferred,
+            ..Item::of(&hop.symbol)
+        })
+        .collect()
 }
 
 fn trace(store: &dyn GraphStore, q: &SymbolQuery, to: &str) -> CodeAnswer {
