@@ -364,3 +364,28 @@ async fn typescript_class_methods_without_a_keyword() {
     assert_eq!(r.relevant_files[0].path, "src/app.ts");
     assert!(r.answer.contains("main at src/app.ts:5"), "{}", r.answer);
 }
+
+/// A name found only in a `.pyi` stub is Python the graph does not parse: the answer says
+/// stubs, not "no code graph for Python" (the `.py` beside it is in the graph).
+#[tokio::test]
+async fn a_stub_only_definition_says_stubs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pkg/core.py",
+        "def frobnicate(x):\n    return x\n",
+    );
+    write(
+        dir.path(),
+        "pkg/core.pyi",
+        "def frobnicate(x: int) -> int: ...\n\nclass Options:\n    verbose: bool\n",
+    );
+    let r = ask(dir.path(), "where is Options defined").await;
+    assert_eq!(files(&r)[0], ("pkg/core.pyi".to_string(), vec![3]));
+    assert!(
+        r.answer
+            .starts_with("Found by text search (no code graph for Python stubs (.pyi))."),
+        "{}",
+        r.answer
+    );
+}

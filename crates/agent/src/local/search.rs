@@ -187,8 +187,14 @@ impl LocalPolicy {
         let graph_files = self.graph_files();
         let mut langs: Vec<&str> = Vec::new();
         for e in &entries {
+            // A stub (`.pyi`) is Python the graph does not parse; its `.py` may well be.
+            let lang = if e.path.ends_with(".pyi") {
+                Some("Python stubs (.pyi)")
+            } else {
+                lexical::language_of(&e.path)
+            };
             if !graph_files.contains(&e.path)
-                && let Some(l) = lexical::language_of(&e.path)
+                && let Some(l) = lang
                 && !langs.contains(&l)
             {
                 langs.push(l);
