@@ -4,14 +4,21 @@
 #   source "$(dirname "$0")/../fetch-lib.sh" target/heldout
 #
 # It moves to the repository root, sets `dest` (where trees are unpacked) and `cache`
-# (where archives are kept, so a second run is offline) and defines `pypi`, `pypi_list` and
-# `debian`. A script may set `bench` (a folder of archives already downloaded, reused when
-# present). Every source comes from a package registry, pinned by version and SHA-256, and
-# is never committed.
+# (where archives are kept, so a second run is offline) and `fixed` (below), and defines
+# `pypi`, `pypi_list` and `debian`. A script may set `bench` (a folder of archives already
+# downloaded, reused when present). Every source comes from a package registry, pinned by
+# version and SHA-256, and is never committed.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 dest=$1
 cache=$dest/cache
 mkdir -p "$cache"
+
+# The issue suites' scripts pass their own arguments after the folder: `--with-fixed` sets
+# `fixed=yes` (fetch the releases with the fixes too, to check the expected files).
+fixed=no
+if [ "${2:-}" = --with-fixed ]; then
+  fixed=yes
+fi
 
 # Copies FILE from $bench into the cache when it is there.
 reuse() {

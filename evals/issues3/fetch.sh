@@ -12,12 +12,7 @@
 #   bash evals/issues3/fetch.sh && explore eval evals/issues3
 set -euo pipefail
 # shellcheck source=../fetch-lib.sh
-source "$(dirname "$0")/../fetch-lib.sh" target/issues3
-
-fixed=no
-if [ "${1:-}" = --with-fixed ]; then
-  fixed=yes
-fi
+source "$(dirname "$0")/../fetch-lib.sh" target/issues3 "$@"
 
 # --- sympy and xarray (evals/issues3/sympy.toml, evals/issues3/xarray.toml) ----------------
 # The releases the reports are asked against (each case's `repo`): NAME VERSION SHA256.

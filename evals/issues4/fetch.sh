@@ -13,12 +13,7 @@
 #   bash evals/issues4/fetch.sh && explore eval evals/issues4
 set -euo pipefail
 # shellcheck source=../fetch-lib.sh
-source "$(dirname "$0")/../fetch-lib.sh" target/issues4
-
-fixed=no
-if [ "${1:-}" = --with-fixed ]; then
-  fixed=yes
-fi
+source "$(dirname "$0")/../fetch-lib.sh" target/issues4 "$@"
 
 # The releases the reports are asked against (each case's `repo`): NAME VERSION SHA256.
 # pylint 3.2.3 and 3.2.6, pydantic 1.10.9 are also the fixed side of an earlier report.

@@ -13,12 +13,7 @@
 #   bash evals/issues5/fetch.sh && explore eval evals/issues5
 set -euo pipefail
 # shellcheck source=../fetch-lib.sh
-source "$(dirname "$0")/../fetch-lib.sh" target/issues5
-
-fixed=no
-if [ "${1:-}" = --with-fixed ]; then
-  fixed=yes
-fi
+source "$(dirname "$0")/../fetch-lib.sh" target/issues5 "$@"
 
 # The releases the reports are asked against (each case's `repo`): NAME VERSION SHA256.
 # Markdown 3.3.6 and pyflakes 3.0.1 are also the fixed side of an earlier report.

@@ -13,12 +13,7 @@
 #   bash evals/issues6/fetch.sh && explore eval evals/issues6
 set -euo pipefail
 # shellcheck source=../fetch-lib.sh
-source "$(dirname "$0")/../fetch-lib.sh" target/issues6
-
-fixed=no
-if [ "${1:-}" = --with-fixed ]; then
-  fixed=yes
-fi
+source "$(dirname "$0")/../fetch-lib.sh" target/issues6 "$@"
 
 # The releases the reports are asked against (each case's `repo`): NAME VERSION SHA256.
 # urllib3 2.2.1 is also the fixed side of an earlier report (#3343).
