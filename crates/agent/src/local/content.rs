@@ -498,8 +498,9 @@ impl Precount {
 }
 
 impl explore_tools::code::TextSink for Precount {
-    /// Counts the file as [`read_small`] would read it: not a secret's name, at most
-    /// 1 MiB, UTF-8 (the code index reads only regular, singly linked files).
+    /// Keeps the file's text for counting when [`read_small`] would read it: not a
+    /// secret's name, at most 1 MiB, UTF-8 (the code index reads only regular, singly
+    /// linked files); any other file is counted as unread.
     fn read(&self, rel: &str, bytes: &[u8]) {
         let s = &self.shared;
         if s.stop.load(Ordering::Relaxed) {
@@ -529,15 +530,9 @@ impl explore_tools::code::TextSink for Precount {
         }
     }
 
+    /// The lexical and content indexes from the graph (see [`super::lexfile::prebuild`]),
+    /// kept for `lexfile` to write once the store's key is known.
     fn built(&self, graph: &explore_tools::code::CodeGraph) {
-        self.prebuild(graph);
-    }
-}
-
-impl Precount {
-    /// The code index's [`TextSink::built`](explore_tools::code::TextSink::built): the
-    /// lexical and content indexes from the graph (see [`super::lexfile::prebuild`]).
-    fn prebuild(&self, graph: &explore_tools::code::CodeGraph) {
         let started = std::time::Instant::now();
         let built = super::lexfile::prebuild(graph, self);
         tracing::debug!(

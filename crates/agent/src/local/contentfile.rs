@@ -173,12 +173,21 @@ pub fn refresh(idx: &LexIndex, pre: Option<content::Precount>) {
 /// Writes `content`, built in memory for the lexical index `idx` (which must have been
 /// written: the content file is keyed by it). A failed write is a warning.
 pub(super) fn save_built(idx: &LexIndex, content: &ContentIndex) {
-    let Some(stored) = idx.stored() else {
-        return;
-    };
+    if let Some(stored) = idx.stored() {
+        save_or_warn(stored, content);
+    }
+}
+
+/// Writes `content` beside the lexical file `stored`; a failed write is a warning (the
+/// index still answers from memory). Whether it was written.
+fn save_or_warn(stored: &Stored, content: &ContentIndex) -> bool {
     let path = path_for(&stored.path);
-    if let Err(e) = save(&path, stored, content) {
-        tracing::warn!("cannot write the content index {} ({e})", path.display());
+    match save(&path, stored, content) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("cannot write the content index {} ({e})", path.display());
+            false
+        }
     }
 }
 
@@ -210,15 +219,13 @@ fn build_and_save(
     let started = std::time::Instant::now();
     let content = ContentIndex::build_with(idx.files(), read, counted);
     let built = started.elapsed();
-    let path = path_for(&stored.path);
-    match save(&path, stored, &content) {
-        Ok(()) => tracing::debug!(
+    if save_or_warn(stored, &content) {
+        tracing::debug!(
             "content index of {} files built in {:.2?}, written in {:.2?}",
             content.files_read(),
             built,
             started.elapsed() - built
-        ),
-        Err(e) => tracing::warn!("cannot write the content index {} ({e})", path.display()),
+        );
     }
     content
 }

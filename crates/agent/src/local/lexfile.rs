@@ -172,7 +172,11 @@ pub fn build_and_save(
     file: Option<&Path>,
     key: Option<[u8; 16]>,
 ) -> LexIndex {
-    let built = build(corpus, root, sources);
+    let (corpus, stats) = extend(corpus, root, sources);
+    let built = Built {
+        idx: LexIndex::build(corpus),
+        stats,
+    };
     if let (Some(path), Some(key)) = (file, key) {
         built.save(path, root, key);
     }
@@ -197,7 +201,7 @@ impl Built {
 }
 
 /// The files of `corpus` (from the graph) and those of `sources` the graph does not parse,
-/// in the order the index numbers them: what [`build`] indexes, known before it runs.
+/// in the order the index numbers them, known before the index is built.
 pub(super) fn extend(
     mut corpus: Corpus,
     root: &Path,
@@ -210,15 +214,6 @@ pub(super) fn extend(
         .map(|rel| SourceStat::of(root, rel))
         .collect();
     (corpus, stats)
-}
-
-/// [`build_and_save`] without the write.
-pub(super) fn build(corpus: Corpus, root: &Path, sources: &[String]) -> Built {
-    let (corpus, stats) = extend(corpus, root, sources);
-    Built {
-        idx: LexIndex::build(corpus),
-        stats,
-    }
 }
 
 /// The lexical and content indexes built in memory by `explore index` from the graph it

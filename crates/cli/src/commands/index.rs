@@ -81,8 +81,8 @@ fn precount(tool: &CodeTool, root: &std::path::Path) -> Option<Precount> {
     tool.fresh_store().is_none().then(|| Precount::start(root))
 }
 
-/// The counting as the code index's [`TextSink`]: it counts each file the code index reads
-/// from the bytes read, so that the content index does not read it again.
+/// The counting as the code index's [`TextSink`]: it is handed each file the code index
+/// reads, so that the content index does not read it again.
 fn sink(pre: &Option<Precount>) -> Option<&dyn TextSink> {
     pre.as_ref().map(|p| p as &dyn TextSink)
 }

@@ -181,7 +181,7 @@ enum Outcome {
 }
 
 /// Told every source file's bytes as the index reads them, on the thread that parses the
-/// file: `explore index` counts the content index's terms from them (explore-agent's
+/// file: `explore index` keeps them to count the content index's terms (explore-agent's
 /// `content::Precount`), so that the tree is read once, not once per index. Only the
 /// files read are told (a file the store holds unchanged is not read).
 pub trait TextSink: Sync {
