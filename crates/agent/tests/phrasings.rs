@@ -178,3 +178,140 @@ async fn relay_definitions_asked_eight_ways() {
 async fn ledger_definitions_asked_eight_ways() {
     assert_asked_every_way("ledger", "ledger.toml").await;
 }
+
+/// A relation question of a fixture suite in its plain form: the relation and the name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Relation {
+    Callers,
+    Callees,
+    Implementations,
+    Methods,
+}
+
+/// Reads a suite's plain relation question ("who calls X", "what does X call", "what
+/// implements X", "what subclasses X", "what methods does X have", "methods of X").
+fn relation_of(query: &str) -> Option<(Relation, String)> {
+    let frames: [(&str, &str, Relation); 6] = [
+        ("who calls ", "", Relation::Callers),
+        ("what does ", " call", Relation::Callees),
+        ("what implements ", "", Relation::Implementations),
+        ("what subclasses ", "", Relation::Implementations),
+        ("what methods does ", " have", Relation::Methods),
+        ("methods of ", "", Relation::Methods),
+    ];
+    frames.iter().find_map(|(pre, suf, rel)| {
+        let name = query.strip_prefix(pre)?.strip_suffix(suf)?;
+        // One name, not a described one ("the llm Client interface").
+        (!name.contains(' ')).then(|| (*rel, name.to_string()))
+    })
+}
+
+/// How users ask for the same relation in other words: requests ("can you", "please",
+/// "list", "show me"), quantifiers ("every caller", "all the methods"), possessives ("X's
+/// methods"), progressive forms ("who is calling").
+fn relation_phrasings(rel: Relation, x: &str) -> Vec<String> {
+    let v: &[&str] = match rel {
+        Relation::Callers => &[
+            "can you tell me who calls {x}",
+            "please list all callers of {x}",
+            "find every caller of {x}",
+            "who is calling {x}",
+            "show me the callers of {x}",
+            "{x}'s callers",
+            "which functions call {x}",
+            "I want to know what calls {x}",
+            "list all the call sites of {x}",
+        ],
+        Relation::Callees => &[
+            "which functions does {x} call",
+            "what functions are called by {x}",
+            "list the callees of {x}",
+            "show me what {x} calls",
+            "what gets called by {x}",
+            "could you list everything {x} calls",
+        ],
+        Relation::Implementations => &[
+            "list all implementations of {x}",
+            "find me the implementations of {x}",
+            "{x}'s implementations",
+            "show every implementation of {x}",
+            "please show me what implements {x}",
+            "can you find the types that implement {x}",
+        ],
+        Relation::Methods => &[
+            "list {x}'s methods",
+            "show me the methods of {x}",
+            "what are {x}'s methods",
+            "give me all the methods of {x}",
+            "list all methods on {x}",
+            "can you list the methods of {x}",
+        ],
+    };
+    v.iter().map(|p| p.replace("{x}", x)).collect()
+}
+
+/// The answer's shape that the phrasing must not change: the files in order and the
+/// first location.
+fn answer_shape(r: &ExploreResult) -> (Vec<String>, Option<u32>) {
+    (
+        r.relevant_files.iter().map(|f| f.path.clone()).collect(),
+        r.relevant_files
+            .first()
+            .and_then(|f| f.locations.first())
+            .map(|l| l.line),
+    )
+}
+
+async fn check_relations(fixture: &str, suite: &str) -> (usize, Vec<String>) {
+    let registry = registry(fixture);
+    let text = std::fs::read_to_string(root().join("evals/suites").join(suite)).unwrap();
+    let doc: toml::Value = toml::from_str(&text).unwrap();
+    let mut asked = 0;
+    let mut misses = Vec::new();
+    for case in doc["case"].as_array().unwrap() {
+        let Some((rel, name)) = case["query"].as_str().and_then(relation_of) else {
+            continue;
+        };
+        let canonical = answer_shape(&ask(&registry, case["query"].as_str().unwrap()).await);
+        if canonical.0.is_empty() {
+            continue; // the suite's own phrasing fails: the eval gate reports it
+        }
+        for q in relation_phrasings(rel, &name) {
+            asked += 1;
+            let got = answer_shape(&ask(&registry, &q).await);
+            if got != canonical {
+                misses.push(format!(
+                    "{q:?}: {:?} at {:?}, want {:?} at {:?}",
+                    got.0.first(),
+                    got.1,
+                    canonical.0.first(),
+                    canonical.1
+                ));
+            }
+        }
+    }
+    (asked, misses)
+}
+
+/// Every plain relation question of `suite` asked its other ways over `fixture`: the
+/// same files in the same order, and the same first line.
+async fn assert_relations_asked_every_way(fixture: &str, suite: &str) {
+    let (asked, misses) = check_relations(fixture, suite).await;
+    assert!(asked >= 60, "only {asked} phrasings");
+    assert!(
+        misses.is_empty(),
+        "{} of {asked}:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn relay_relations_asked_every_way() {
+    assert_relations_asked_every_way("relay", "relay.toml").await;
+}
+
+#[tokio::test]
+async fn ledger_relations_asked_every_way() {
+    assert_relations_asked_every_way("ledger", "ledger.toml").await;
+}

@@ -41,6 +41,7 @@ mod project;
 pub mod query;
 pub mod rank;
 mod report;
+mod request;
 pub mod routing;
 pub mod scan;
 mod search;

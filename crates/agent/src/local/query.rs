@@ -11,7 +11,7 @@
 //! word in a slot that can only hold a symbol) or is prose, which makes the question a
 //! concept question answered by ranking.
 
-use super::text;
+use super::{request, text};
 
 /// What the question asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,6 +213,17 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("callees of ", "", CALLEES, true),
     ("calls made by ", "", CALLEES, true),
     ("what do ", " call", CALLEES, true),
+    ("which functions does ", " call", CALLEES, true),
+    ("which methods does ", " call", CALLEES, true),
+    ("what functions are called by ", "", CALLEES, true),
+    ("which functions are called by ", "", CALLEES, true),
+    ("what methods are called by ", "", CALLEES, true),
+    ("what is called from ", "", CALLEES, true),
+    ("what gets called from ", "", CALLEES, true),
+    ("functions called by ", "", CALLEES, true),
+    // "show me what X calls", "list everything X calls" once the request is unwrapped.
+    ("what ", " calls", CALLEES, true),
+    ("everything ", " calls", CALLEES, true),
     // methods
     ("what methods does ", " have", METHODS, true),
     ("which methods does ", " have", METHODS, true),
@@ -295,6 +306,9 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("where are ", " defined", DEF, true),
     ("where's ", " defined", DEF, true),
     ("where do we define ", "", DEF, true),
+    ("where can i find ", "", DEF, true),
+    ("where do i find ", "", DEF, true),
+    ("where would i find ", "", DEF, true),
     ("where is the definition of ", "", DEF, true),
     ("definition of ", "", DEF, true),
     ("show me the definition of ", "", DEF, true),
@@ -353,7 +367,27 @@ const TRACE_FRAMES: &[(&str, &str, bool)] = &[
     ("from ", " to ", false),
 ];
 
+/// The intent of a question, read from its plain form when it is wrapped in a request
+/// ("can you list every caller of X", "X's methods": see [`request`]). A question as asked
+/// that reads as a relation keeps it; one that reads as a definition takes the plain
+/// form's relation, if any ("find every caller of X" is no definition of "caller"); prose
+/// takes whatever the plain form reads as.
 fn classify(q: &str) -> Intent {
+    let asked = classify_plain(q);
+    let Some(plain) = request::unwrap(q) else {
+        return asked;
+    };
+    match (asked, classify_plain(&plain)) {
+        (Intent::Concept, unwrapped) => unwrapped,
+        (asked @ Intent::Definition(_), unwrapped) => match unwrapped {
+            Intent::Definition(_) | Intent::Concept => asked,
+            relation => relation,
+        },
+        (asked, _) => asked,
+    }
+}
+
+fn classify_plain(q: &str) -> Intent {
     let lower = q.to_lowercase();
     // Lower-casing can change byte lengths for some scripts; frames only match when it
     // did not, so slicing `q` with offsets found in `lower` is safe.
@@ -536,6 +570,7 @@ const CUES: &[(&[&str], Build)] = &[
         &[
             "call",
             "calls",
+            "calling",
             "callers",
             "invoke",
             "invokes",
@@ -643,7 +678,10 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
     let rest: Vec<&str> = words[at + 1..]
         .iter()
         .map(String::as_str)
-        .skip_while(|w| is_cue_glue(&w.to_lowercase()) || matches!(*w, "with" | "in" | "by"))
+        // "call sites of X": the sites are the calls.
+        .skip_while(|w| {
+            is_cue_glue(&w.to_lowercase()) || matches!(*w, "with" | "in" | "by" | "site" | "sites")
+        })
         .filter(|w| !matches!(w.to_lowercase().as_str(), "have" | "has"))
         .take_while(|w| !ends_name_clause(&w.to_lowercase()))
         .collect();

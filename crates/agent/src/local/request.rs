@@ -1,0 +1,257 @@
+//! The question inside a request: "can you list every caller of X" asks "callers of X".
+//!
+//! People wrap the same few questions in requests ("please", "can you tell me", "I want
+//! to know"), imperatives ("list", "show me", "find me"), quantifiers ("every caller",
+//! "all the methods") and possessives ("X's methods"). The frames of [`super::query`]
+//! read the plain forms; this module rewrites a wrapped question into its plain form
+//! once, so every frame benefits instead of each frame growing its own variants.
+//!
+//! The rewrite only removes words that say how something is asked, never what about:
+//! the parser tries the plain form for a relation first and keeps the question as asked
+//! otherwise (see `query::classify`), so a rewrite that reads wrongly costs nothing.
+
+/// Word sequences that open a request and carry no content ("can you", "tell me"). Tried
+/// again after each removal: "could you please tell me …".
+const WRAPPERS: &[&[&str]] = &[
+    &["please"],
+    &["pls"],
+    &["kindly"],
+    &["hey"],
+    &["ok"],
+    &["okay"],
+    &["so"],
+    &["quick", "question"],
+    &["can", "you"],
+    &["could", "you"],
+    &["would", "you"],
+    &["will", "you"],
+    &["can", "u"],
+    &["do", "you", "know"],
+    &["tell", "me"],
+    &["show", "me"],
+    &["give", "me"],
+    &["find", "me"],
+    &["get", "me"],
+    &["help", "me"],
+    &["let", "me", "know"],
+    &["let", "me", "see"],
+    &["i", "want", "to", "know"],
+    &["i", "want", "to", "see"],
+    &["i", "wanna", "know"],
+    &["i'd", "like", "to", "know"],
+    &["i'd", "like", "to", "see"],
+    &["i", "would", "like", "to", "know"],
+    &["i", "need", "to", "know"],
+    &["i", "need", "to", "find"],
+    &["i", "need"],
+    &["i", "wonder"],
+    &["i'm", "looking", "for"],
+    &["im", "looking", "for"],
+    &["i", "am", "looking", "for"],
+    &["i'm", "trying", "to", "find"],
+    &["i", "am", "trying", "to", "find"],
+];
+
+/// Imperative verbs that ask for a list ("list the callers", "show every subclass"):
+/// dropped, the rest says what to list.
+const IMPERATIVES: &[&str] = &[
+    "list",
+    "show",
+    "find",
+    "get",
+    "give",
+    "print",
+    "display",
+    "enumerate",
+    "identify",
+    "locate",
+    "name",
+    "fetch",
+    "return",
+];
+
+/// Quantifiers and articles before a relation noun ("every caller", "all the methods").
+const QUANTIFIERS: &[&str] = &["all", "every", "each", "any", "the", "of"];
+
+/// Relation nouns, singular and plural; the frames read the plural.
+const RELATION_NOUNS: &[(&str, &str)] = &[
+    ("caller", "callers"),
+    ("callers", "callers"),
+    ("callee", "callees"),
+    ("callees", "callees"),
+    ("method", "methods"),
+    ("methods", "methods"),
+    ("implementation", "implementations"),
+    ("implementations", "implementations"),
+    ("implementer", "implementers"),
+    ("implementers", "implementers"),
+    ("implementor", "implementers"),
+    ("implementors", "implementers"),
+    ("subclass", "subclasses"),
+    ("subclasses", "subclasses"),
+    ("usage", "usages"),
+    ("usages", "usages"),
+    ("use", "uses"),
+    ("uses", "uses"),
+    ("reference", "references"),
+    ("references", "references"),
+];
+
+/// The plural a relation noun is read as, if `w` is one.
+fn relation_noun(w: &str) -> Option<&'static str> {
+    RELATION_NOUNS
+        .iter()
+        .find(|(n, _)| *n == w)
+        .map(|(_, plural)| *plural)
+}
+
+fn lower(w: &str) -> String {
+    w.to_lowercase()
+        .trim_matches(|c: char| matches!(c, ',' | ':' | '?' | '!'))
+        .replace('’', "'")
+}
+
+/// Removes the leading word sequence `seq` from `words`, if they start with it.
+fn strip_seq<'a>(words: &'a [&'a str], seq: &[&str]) -> Option<&'a [&'a str]> {
+    (words.len() > seq.len() && words.iter().zip(seq).all(|(w, s)| lower(w).as_str() == *s))
+        .then(|| &words[seq.len()..])
+}
+
+/// The plain question inside a request, or `None` when there is nothing to unwrap.
+///
+/// - wrappers go: "can you tell me who calls X" → "who calls X";
+/// - an imperative before what it lists goes: "list the callers of X" → "the callers of
+///   X", "show me what X calls" → "what X calls";
+/// - quantifiers and articles before a relation noun go, and the noun is read as the
+///   frames' plural: "every caller of X" → "callers of X", "all the call sites of X" →
+///   "call sites of X";
+/// - a possessive relation becomes the frame: "X's methods", "what are X's callers" →
+///   "methods of X", "callers of X".
+pub fn unwrap(question: &str) -> Option<String> {
+    let all: Vec<&str> = question.split_whitespace().collect();
+    let mut words: &[&str] = &all;
+    loop {
+        let before = words.len();
+        for seq in WRAPPERS {
+            if let Some(rest) = strip_seq(words, seq) {
+                words = rest;
+            }
+        }
+        // "list …", "show …", but not "find X" alone, which the frames read as a name.
+        if words.len() > 2 && IMPERATIVES.contains(&lower(words[0]).as_str()) {
+            words = &words[1..];
+        }
+        if words.len() == before {
+            break;
+        }
+    }
+    let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    // "what are X's methods", "which are X's subclasses": the possessive is the frame.
+    if out.len() == 4
+        && matches!(lower(&out[0]).as_str(), "what" | "which")
+        && matches!(lower(&out[1]).as_str(), "are" | "is")
+    {
+        out.drain(..2);
+    }
+    if let [owner, noun] = out.as_slice()
+        && let Some(name) = lower(owner)
+            .ends_with("'s")
+            .then(|| owner.replace('’', "'"))
+        && let Some(plural) = relation_noun(&lower(noun))
+    {
+        let name = name.trim_end_matches("'s").to_string();
+        out = vec![plural.to_string(), "of".to_string(), name];
+    }
+    // "every caller of", "all the call sites of", "the methods on".
+    let lead = out
+        .iter()
+        .take_while(|w| QUANTIFIERS.contains(&lower(w).as_str()))
+        .count();
+    if lead > 0 && lead < out.len() {
+        let noun = lower(&out[lead]);
+        let call_site = noun == "call"
+            && out
+                .get(lead + 1)
+                .is_some_and(|w| lower(w).starts_with("site"));
+        if let Some(plural) = relation_noun(&noun) {
+            out.drain(..lead);
+            out[0] = plural.to_string();
+        } else if call_site {
+            out.drain(..lead);
+            out[1] = "sites".to_string();
+        }
+    } else if lead == 0
+        && let Some(first) = out.first()
+        && let Some(plural) = relation_noun(&lower(first))
+        && out.get(1).is_some_and(|w| lower(w) == "of")
+    {
+        // "caller of X" without a quantifier.
+        out[0] = plural.to_string();
+    }
+    let plain = out.join(" ");
+    (plain != all.join(" ") && !plain.is_empty()).then_some(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrap;
+
+    fn plain(q: &str) -> String {
+        unwrap(q).unwrap_or_else(|| q.to_string())
+    }
+
+    #[test]
+    fn wrappers_and_imperatives_go() {
+        assert_eq!(plain("can you tell me who calls Plan"), "who calls Plan");
+        assert_eq!(plain("Please, show me who calls Plan"), "who calls Plan");
+        assert_eq!(plain("I want to know what calls Plan"), "what calls Plan");
+        assert_eq!(plain("show me what Plan calls"), "what Plan calls");
+        assert_eq!(
+            plain("could you list everything Plan calls"),
+            "everything Plan calls"
+        );
+        assert_eq!(
+            plain("find me the implementations of Store"),
+            "implementations of Store"
+        );
+    }
+
+    #[test]
+    fn quantifiers_and_singulars_read_as_the_frames_plural() {
+        assert_eq!(plain("find every caller of Plan"), "callers of Plan");
+        assert_eq!(
+            plain("list all the call sites of Plan"),
+            "call sites of Plan"
+        );
+        assert_eq!(
+            plain("show every implementation of Store"),
+            "implementations of Store"
+        );
+        assert_eq!(
+            plain("give me all the methods of Issue"),
+            "methods of Issue"
+        );
+        assert_eq!(plain("list all methods on Issue"), "methods on Issue");
+        assert_eq!(plain("caller of Plan"), "callers of Plan");
+    }
+
+    #[test]
+    fn possessive_relations_become_frames() {
+        assert_eq!(plain("list Issue's methods"), "methods of Issue");
+        assert_eq!(plain("what are Issue's methods"), "methods of Issue");
+        assert_eq!(plain("Store's implementations"), "implementations of Store");
+        assert_eq!(plain("retry.Do's callers"), "callers of retry.Do");
+        assert_eq!(plain("Issue’s methods"), "methods of Issue");
+    }
+
+    #[test]
+    fn plain_questions_and_names_are_left_alone() {
+        assert_eq!(unwrap("who calls Plan"), None);
+        assert_eq!(unwrap("find Plan"), None);
+        assert_eq!(unwrap("the send method of Client"), None);
+        assert_eq!(unwrap("Planner's Plan method"), None);
+        assert_eq!(unwrap("how are webhooks handled"), None);
+        assert_eq!(unwrap(""), None);
+        assert_eq!(unwrap("please"), None);
+    }
+}
