@@ -22,7 +22,7 @@ debian golang-github-jmoiron-sqlx-dev 1.3.5-1 \
   github.com/jmoiron/sqlx sqlx-1.3.5
 # --- Python: sdist from PyPI (`pip download --no-deps --no-binary :all:`) ----------------
 # APScheduler 3.10.4 (`apscheduler/`: schedulers, job stores, executors, triggers with the
-# cron expressions, job, events, util; ~4,900 lines; with tests/, docs/ and examples/).
+# cron expressions, job, events, util; ~4,600 lines; with tests/, docs/ and examples/).
 pypi APScheduler 3.10.4 APScheduler-3.10.4.tar.gz \
   e6df071b27d9be898e486bc7940a7be50b4af2e9da7c08f0744a96d4bd4cef4a apscheduler-3.10.4
 # --- TypeScript: npm tarball (`npm pack`, no install, no scripts), `src/` only (the
@@ -34,5 +34,5 @@ npm_pack @tanstack/query-core 5.28.0 \
 # --- Rust: the .crate tarball from crates.io (what cargo downloads; nothing is built):
 # http 1.1.0 (Request, Response and their builders, HeaderMap, HeaderName, HeaderValue,
 # Method, StatusCode, Uri with its parts and builder, Version, Extensions, Error; ~14,000
-# lines with doc comments, tests/ and benches/ in the crate).
+# lines with doc comments; tests/ and CHANGELOG.md in the crate).
 crate http 1.1.0 21b9ddb458710bc376481b842f5da65cdf31522de232c1ca8146abce2a358258
