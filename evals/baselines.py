@@ -13,8 +13,10 @@ Two rankers answer every case that expects files, from the question text alone:
 
 Both index Go and Python only, unless `--all-languages` is given: then BM25 also reads
 .ts, .tsx, .js, .rs and .java files and ctags also tags TypeScript, JavaScript, Rust and
-Java (for the round 3 suites, evals/heldout3). Without the flag every earlier suite scores
-as before.
+Java (for the round 3 suites, evals/heldout3). Without the flag, a repository that holds
+no Go or Python source at all (round 7's TypeScript, Rust and JavaScript trees) is indexed
+as with the flag, so that its suite does not score zero; a Go or Python tree scores as
+before.
 
 Scores, per suite and per kind, are the harness's (docs/evals.md, "Scoring"): Acc@k is 1
 when every expected file (`files`) of the case is within rank k; RR is 1 / rank of the
@@ -217,11 +219,17 @@ def main() -> int:
     parser.add_argument("--all-languages", action="store_true",
                         help="index TypeScript, JavaScript, Rust and Java too (default: Go, Python)")
     args = parser.parse_args()
+    all_languages = {"ctags": lambda repo: Ctags(repo, ALL_CTAGS_LANGUAGES),
+                     "bm25": lambda repo: BM25(repo, extensions=ALL_SOURCE_EXTENSIONS)}
     if args.all_languages:
-        make = {"ctags": lambda repo: Ctags(repo, ALL_CTAGS_LANGUAGES),
-                "bm25": lambda repo: BM25(repo, extensions=ALL_SOURCE_EXTENSIONS)}
+        make = all_languages
     else:
-        make = {"ctags": Ctags, "bm25": BM25}
+        # A tree with no Go or Python source (TypeScript, Rust, JavaScript) is indexed in all
+        # languages; every other tree as before.
+        def pick(kind, default):
+            return lambda repo: (default(repo) if source_files(repo)
+                                 else all_languages[kind](repo))
+        make = {"ctags": pick("ctags", Ctags), "bm25": pick("bm25", BM25)}
 
     engine: dict[str, dict] = {}
     for report in args.engine_report:
