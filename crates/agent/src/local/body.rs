@@ -251,30 +251,10 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
         names,
     } = *q;
     let lines: Vec<&str> = source.lines().collect();
-    // Every form a question term matches in (itself and its synonyms), once.
-    let mut forms: Vec<&str> = Vec::new();
-    for t in terms {
-        for (form, _) in std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied())
-        {
-            if !forms.contains(&form) {
-                forms.push(form);
-            }
-        }
-    }
-    // Per line: its number of terms and which forms it holds (prefix sums of the former).
+    let forms = forms_of(terms);
     let slot: std::collections::HashMap<&str, usize> =
         forms.iter().enumerate().map(|(k, f)| (*f, k)).collect();
-    let mut len_at = vec![0usize; lines.len() + 1];
-    let mut hits: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
-    for (i, l) in lines.iter().enumerate() {
-        let mut words = text::index_terms(l);
-        escape_terms(l, &mut words);
-        len_at[i + 1] = len_at[i] + words.len();
-        hits[i] = words
-            .iter()
-            .filter_map(|w| slot.get(w.as_str()).copied())
-            .collect();
-    }
+    let LineTerms { len_at, hits } = line_terms(&lines, &slot);
     struct Body {
         si: usize,
         len: usize,
@@ -405,6 +385,123 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
             .then(line(a.symbol).cmp(&line(b.symbol)))
     });
     out
+}
+
+/// Every form a question term matches in (itself and its synonyms), once.
+fn forms_of(terms: &[String]) -> Vec<&str> {
+    let mut forms: Vec<&str> = Vec::new();
+    for t in terms {
+        for (form, _) in std::iter::once((t.as_str(), 1.0)).chain(text::synonyms(t).iter().copied())
+        {
+            if !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+    }
+    forms
+}
+
+/// A file's lines as the body scorers read them.
+struct LineTerms {
+    /// Prefix sums of each line's number of words: a body's length is a difference.
+    len_at: Vec<usize>,
+    /// The slots (in the question's forms) of the words each line holds.
+    hits: Vec<Vec<usize>>,
+}
+
+/// Splits each line once, keeping only the question's forms it holds.
+fn line_terms(lines: &[&str], slot: &std::collections::HashMap<&str, usize>) -> LineTerms {
+    let mut len_at = vec![0usize; lines.len() + 1];
+    let mut hits: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
+    for (i, l) in lines.iter().enumerate() {
+        let mut words = text::index_terms(l);
+        escape_terms(l, &mut words);
+        len_at[i + 1] = len_at[i] + words.len();
+        hits[i] = words
+            .iter()
+            .filter_map(|w| slot.get(w.as_str()).copied())
+            .collect();
+    }
+    LineTerms { len_at, hits }
+}
+
+/// The best body of each file, scored so that files compare: for each `(file, source)`,
+/// the BM25 score of its function or method whose body matches the question best, with
+/// the index's idf and every body's length normalised against the average body of all
+/// the files given (not of its own file, as [`rank_bodies`] does to choose within one).
+/// A body counts only with at least [`MIN_TERMS`] distinct question terms (an action
+/// word counts here as any other: its weight already lowers its score); a file with none
+/// scores 0.
+///
+/// A behaviour question ("where is the bearer token added to the request") is answered
+/// by the file whose function does it, while files of setters whose docs say the same
+/// words match as well by name and doc: the body tells them apart.
+pub fn best_bodies(idx: &LexIndex, files: &[(usize, &str)], q: &Question<'_>) -> Vec<f64> {
+    let forms = forms_of(q.terms);
+    let slot: std::collections::HashMap<&str, usize> =
+        forms.iter().enumerate().map(|(k, f)| (*f, k)).collect();
+    // Per file, each body's length and term frequencies.
+    let per_file: Vec<Vec<(usize, Vec<usize>)>> = files
+        .iter()
+        .map(|&(file, source)| {
+            let lines: Vec<&str> = source.lines().collect();
+            let LineTerms { len_at, hits } = line_terms(&lines, &slot);
+            idx.symbols_in(file)
+                .iter()
+                .filter_map(|&si| idx.symbol(si))
+                .filter(|s| matches!(s.kind.as_str(), "function" | "method"))
+                .filter_map(|s| {
+                    let a = (s.line as usize).checked_sub(1)?;
+                    let b = (s.end_line.max(s.line) as usize).min(lines.len());
+                    (a < b).then(|| {
+                        let mut tf = vec![0usize; forms.len()];
+                        for k in hits[a..b].iter().flatten() {
+                            tf[*k] += 1;
+                        }
+                        (len_at[b] - len_at[a], tf)
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let (sum, n) = per_file
+        .iter()
+        .flatten()
+        .fold((0usize, 0usize), |(s, n), (len, _)| (s + len, n + 1));
+    let avg = (sum as f64 / n.max(1) as f64).max(1.0);
+    let idf: Vec<f64> = forms.iter().map(|f| idf_of(idx, f)).collect();
+    let saturate = |tf: f64| tf * (K1 + 1.0) / (K1 + tf);
+    per_file
+        .iter()
+        .map(|bodies| {
+            bodies
+                .iter()
+                .filter_map(|(len, tf)| {
+                    let norm = 1.0 - B + B * *len as f64 / avg;
+                    let mut score = 0.0;
+                    let mut matched = 0.0;
+                    for (i, t) in q.terms.iter().enumerate() {
+                        let tw = q.weights.get(i).copied().unwrap_or(1.0);
+                        let mut best: f64 = 0.0;
+                        for (form, w) in std::iter::once((t.as_str(), 1.0))
+                            .chain(text::synonyms(t).iter().copied())
+                        {
+                            if let Some(&k) = slot.get(form)
+                                && tf[k] > 0
+                            {
+                                best = best.max(w * idf[k] * saturate(tf[k] as f64 / norm));
+                            }
+                        }
+                        if best > 0.0 {
+                            score += tw * best;
+                            matched += 1.0;
+                        }
+                    }
+                    (matched >= MIN_TERMS as f64).then_some(score)
+                })
+                .fold(0.0, f64::max)
+        })
+        .collect()
 }
 
 /// A term's idf in the lexical index.
@@ -655,5 +752,83 @@ func a(v interface{}) {
         assert_eq!(chosen(&ranked, true), vec![0]);
         // Nothing strong, nothing cited.
         assert!(chosen(&[m(0, 10.0, 1.0)], true).is_empty());
+    }
+
+    /// Two Go files in resty's shape: `client.go` holds setters whose docs say what the
+    /// question asks; `middleware.go` holds the function whose body does it.
+    const SETTERS: &str = "\
+// SetAuthToken sets the Authorization header token; the default scheme is Bearer.
+func (c *Client) SetAuthToken(token string) *Client {
+\tc.Token = token
+\treturn c
+}
+";
+    const MIDDLEWARE: &str = "\
+func addCredentials(c *Client, r *Request) error {
+\tif r.Token != \"\" {
+\t\tr.RawRequest.Header.Set(\"Authorization\", \"Bearer \"+r.Token)
+\t}
+\treturn nil
+}
+
+func parseRequestHeader(c *Client, r *Request) error {
+\treturn nil
+}
+";
+
+    #[test]
+    fn the_body_that_does_it_outscores_the_setter_that_says_it() {
+        let sym = |name: &str, file: usize, line: u32, end_line: u32, doc: &str| SymbolInfo {
+            name: name.into(),
+            display: name.into(),
+            kind: if file == 0 { "method" } else { "function" }.into(),
+            file,
+            line,
+            end_line,
+            doc: doc.into(),
+        };
+        let idx = LexIndex::build(Corpus {
+            files: vec!["client.go".into(), "middleware.go".into()],
+            symbols: vec![
+                sym(
+                    "SetAuthToken",
+                    0,
+                    2,
+                    5,
+                    "SetAuthToken sets the Authorization header token; the default scheme is Bearer.",
+                ),
+                sym("addCredentials", 1, 1, 6, ""),
+                sym("parseRequestHeader", 1, 8, 10, ""),
+            ],
+            edges: Vec::new(),
+        });
+        let question =
+            "where is the Authorization header with the bearer token added to the request";
+        let (terms, weights): (Vec<String>, Vec<f64>) =
+            text::query_terms_weighted(question).into_iter().unzip();
+        let q = Question {
+            terms: &terms,
+            weights: &weights,
+            phrases: &[],
+            names: &[],
+        };
+        let best = best_bodies(&idx, &[(0, SETTERS), (1, MIDDLEWARE)], &q);
+        assert_eq!(best.len(), 2);
+        assert!(best[1] > best[0], "{best:?}");
+        // A question none of whose words a body holds twice scores no body at all.
+        let (terms, weights): (Vec<String>, Vec<f64>) =
+            text::query_terms_weighted("where are retries scheduled")
+                .into_iter()
+                .unzip();
+        let q = Question {
+            terms: &terms,
+            weights: &weights,
+            phrases: &[],
+            names: &[],
+        };
+        assert_eq!(
+            best_bodies(&idx, &[(0, SETTERS), (1, MIDDLEWARE)], &q),
+            vec![0.0, 0.0]
+        );
     }
 }

@@ -165,6 +165,8 @@ pub struct RankedFile {
     pub matched: Vec<String>,
     /// Its symbols that match the question, best first.
     pub symbols: Vec<usize>,
+    /// The question spells out its name or one of its symbols' (it was lifted first).
+    pub named: bool,
 }
 
 fn add_terms(map: &mut HashMap<String, f64>, s: &str) -> f64 {
@@ -681,6 +683,7 @@ impl LexIndex {
                     evidence,
                     matched,
                     symbols: symbols.into_iter().map(|x| x.0).collect(),
+                    named,
                 };
                 (ranked, named)
             })

@@ -295,6 +295,7 @@ pub fn rank(
                 evidence,
                 matched: matched.into_iter().take(6).map(|x| x.0).collect(),
                 symbols: first,
+                named: false,
             }
         })
         .collect()
