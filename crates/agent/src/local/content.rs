@@ -196,6 +196,14 @@ impl ContentIndex {
         }
     }
 
+    /// The share of the files read whose text holds the term (0 when none was read).
+    pub(super) fn share(&self, term: &str) -> f64 {
+        if self.read == 0 {
+            return 0.0;
+        }
+        self.df(term) as f64 / self.read as f64
+    }
+
     /// BM25's inverse document frequency of a term over the files read.
     pub fn idf(&self, term: &str) -> f64 {
         let n = self.read as f64;

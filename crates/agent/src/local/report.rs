@@ -43,6 +43,9 @@ const TEST_FACTOR: f64 = 0.3;
 const HELPER_FACTOR: f64 = 0.7;
 const SAMPLE_FACTOR: f64 = 0.3;
 const THIRD_PARTY_FACTOR: f64 = 0.2;
+/// A word in at most this share of the files is rare enough to name one when run
+/// together with another ([`compound_parts`]).
+const RARE_SHARE: f64 = 0.1;
 /// A file is listed when its score is at least this share of the best file's.
 const CUTOFF: f64 = 0.1;
 
@@ -163,11 +166,41 @@ fn name_counts(question: &str) -> HashMap<String, f64> {
     counts
 }
 
+/// A file-name word written as two words run together (`lcovreport`, `xmlreport`) as
+/// those two words, when the report says both (`coverage lcov` … `[report]`) and one of
+/// them is rare in the repository's text ([`RARE_SHARE`]: `lcov`, not `pool` of
+/// `poolmanager` nor `data` of `dataarray`, which a report says without naming the
+/// file); any other word as itself. Each part has at least three letters.
+fn compound_parts(
+    word: &str,
+    said: &HashMap<&str, f64>,
+    share: &dyn Fn(&str) -> f64,
+) -> Vec<String> {
+    let known = |part: &str| said.contains_key(text::stem(part).as_str());
+    let rare = |part: &str| share(&text::stem(part)) <= RARE_SHARE;
+    if said.contains_key(word) || word.len() < 6 || !word.chars().all(|c| c.is_ascii_lowercase()) {
+        return vec![word.to_string()];
+    }
+    (3..=word.len() - 3)
+        .find(|&at| {
+            let (a, b) = word.split_at(at);
+            known(a) && known(b) && (rare(a) || rare(b))
+        })
+        .map_or_else(
+            || vec![word.to_string()],
+            |at| vec![text::stem(&word[..at]), text::stem(&word[at..])],
+        )
+}
+
 /// The files whose own name the report spells out, each with its bonus: every word of
 /// the file's name is a word of the report, and some word of it is carried by at most
 /// [`NAMED_FILE_MAX_PATHS`] paths (`builders/linkcheck.py` for "linkcheck",
 /// `faulthandler.py` for "faulthandler"; not `__init__.py`, `utils.py`).
-fn named_files(files: &[String], terms: &HashMap<&str, f64>) -> Vec<(usize, f64)> {
+fn named_files(
+    files: &[String],
+    terms: &HashMap<&str, f64>,
+    share: &dyn Fn(&str) -> f64,
+) -> Vec<(usize, f64)> {
     let mut path_df: HashMap<String, usize> = HashMap::new();
     let words: Vec<Vec<String>> = files
         .iter()
@@ -181,6 +214,9 @@ fn named_files(files: &[String], terms: &HashMap<&str, f64>) -> Vec<(usize, f64)
             }
             let name = stem.rsplit('/').next().unwrap_or(stem);
             name_words(name)
+                .into_iter()
+                .flat_map(|w| compound_parts(&w, terms, share))
+                .collect::<Vec<String>>()
         })
         .collect();
     let mut out = Vec::new();
@@ -225,7 +261,8 @@ pub fn rank(
     score.resize(files.len(), 0.0);
     let said = name_counts(question);
     let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
-    for (f, bonus) in named_files(files, &said) {
+    let share = |t: &str| content.share(t);
+    for (f, bonus) in named_files(files, &said, &share) {
         score[f] += bonus;
     }
     let mut named: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -242,7 +279,7 @@ pub fn rank(
     order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
     if tracing::enabled!(tracing::Level::DEBUG) {
         // Why each file ranks where it does (`-vv`): the parts of its score.
-        let named: HashMap<usize, f64> = named_files(files, &said).into_iter().collect();
+        let named: HashMap<usize, f64> = named_files(files, &said, &share).into_iter().collect();
         let signal: HashMap<usize, f64> = bonuses.iter().map(|(f, b, _)| (*f, *b)).collect();
         for &f in order.iter().take(MAX_FILES) {
             tracing::debug!(
@@ -381,7 +418,7 @@ mod tests {
             .collect();
         let said = name_counts("error in an [nc2zarr](https://x.io/nc2zarr) test with h5netcdf");
         let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
-        let named = named_files(&files, &said);
+        let named = named_files(&files, &said, &|_| 0.5);
         assert_eq!(named, [(1, NAMED_FILE)]);
     }
 
@@ -399,9 +436,33 @@ mod tests {
         let terms: HashMap<&str, f64> = [("linkcheck", 3.0), ("html", 1.0), ("broken", 1.0)]
             .into_iter()
             .collect();
-        let named = named_files(&files, &terms);
+        let named = named_files(&files, &terms, &|_| 0.5);
         assert_eq!(named.len(), 2, "{named:?}");
         assert_eq!(named[0], (0, NAMED_FILE * 1.5));
         assert_eq!(named[1], (1, NAMED_FILE));
+    }
+
+    #[test]
+    fn two_words_run_together_name_a_file_when_one_is_rare() {
+        let files: Vec<String> = ["coverage/lcovreport.py", "urllib3/poolmanager.py"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let said = name_counts("IndexError on coverage lcov\n[report]\nthe pool manager is fine");
+        let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
+        // `lcov` is in few files; `pool` and `manager` in most.
+        let share = |t: &str| if t == "lcov" { 0.02 } else { 0.6 };
+        assert_eq!(named_files(&files, &said, &share), [(0, NAMED_FILE)]);
+        assert_eq!(
+            compound_parts("lcovreport", &said, &share),
+            ["lcov", "report"]
+        );
+        assert_eq!(
+            compound_parts("poolmanager", &said, &share),
+            ["poolmanager"]
+        );
+        // Without the report saying `report`, the name is not spelled out.
+        let said: HashMap<&str, f64> = [("lcov", 1.0)].into_iter().collect();
+        assert_eq!(compound_parts("lcovreport", &said, &share), ["lcovreport"]);
     }
 }
