@@ -93,6 +93,9 @@ fn phrasings(leaf: &str, owner: Option<&str>, kind: &str, place: &str) -> Vec<St
             format!("show me the definition of {o}.{leaf}"),
             format!("the {leaf} method of {o} in {place}"),
             format!("wher is {o}.{leaf} defined"),
+            format!("where is the implementation of {o}.{leaf}"),
+            format!("source of {o}.{leaf}"),
+            format!("can you show me where {o}.{leaf} is defined"),
         ],
         None => {
             let mut v = vec![
@@ -105,6 +108,10 @@ fn phrasings(leaf: &str, owner: Option<&str>, kind: &str, place: &str) -> Vec<St
                 format!("where is `{leaf}` defined"),
                 format!("show me the definition of {leaf}"),
                 format!("wher is {leaf} defined"),
+                format!("in which file is {leaf} defined"),
+                format!("where's the code for {leaf}"),
+                format!("I'm looking for {leaf}"),
+                format!("please find {leaf} for me"),
             ];
             if kind == "function" {
                 v.push(format!("the standalone {leaf} function"));

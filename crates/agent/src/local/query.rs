@@ -202,6 +202,17 @@ const OVERRIDES: Build = |s| {
     })
 };
 
+/// "The implementation of X" (singular) is where X's code is, its definition; of an
+/// interface said as such ("the implementation of the Store interface"), what implements
+/// it. The plural ("implementations of X") always asks for what implements it.
+const IMPL_OR_DEF: Build = |s| {
+    if s.kind == Some("interface") {
+        Intent::Implementations(s)
+    } else {
+        Intent::Definition(s)
+    }
+};
+
 /// Each frame is `prefix`, `suffix`; the slot is what lies between.
 const FRAMES: &[(&str, &str, Build, bool)] = &[
     // callees first: "what does X call" would otherwise read as a definition question.
@@ -256,6 +267,8 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("which structs implement ", "", IMPLS, true),
     ("what structs implement ", "", IMPLS, true),
     ("implementations of ", "", IMPLS, true),
+    ("implementation of ", "", IMPL_OR_DEF, true),
+    ("the implementation of ", "", IMPL_OR_DEF, true),
     ("implementers of ", "", IMPLS, true),
     ("what are the implementations of ", "", IMPLS, true),
     ("what are the subclasses of ", "", IMPLS, true),
@@ -288,6 +301,12 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("usages of ", "", CALLERS, true),
     ("uses of ", "", CALLERS, true),
     ("references to ", "", CALLERS, true),
+    ("references of ", "", CALLERS, true),
+    ("what references ", "", CALLERS, true),
+    ("who references ", "", CALLERS, true),
+    ("which code references ", "", CALLERS, true),
+    ("how is ", " used", CALLERS, true),
+    ("how are ", " used", CALLERS, true),
     ("what uses ", "", CALLERS, true),
     ("who uses ", "", CALLERS, true),
     ("where is ", " used", CALLERS, true),
@@ -310,6 +329,19 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("where do i find ", "", DEF, true),
     ("where would i find ", "", DEF, true),
     ("where is the definition of ", "", DEF, true),
+    ("in which file is ", " defined", DEF, true),
+    ("in what file is ", " defined", DEF, true),
+    ("which file is ", " defined in", DEF, true),
+    ("what file is ", " defined in", DEF, true),
+    ("what file is ", " in", DEF, true),
+    ("declaration of ", "", DEF, true),
+    ("source of ", "", DEF, true),
+    ("source code of ", "", DEF, true),
+    ("source code for ", "", DEF, true),
+    ("the code for ", "", DEF, true),
+    ("where's the code for ", "", DEF, true),
+    ("where is the code for ", "", DEF, true),
+    ("code for ", "", DEF, true),
     ("definition of ", "", DEF, true),
     ("show me the definition of ", "", DEF, true),
     ("show me ", "", DEF, false),
@@ -370,8 +402,9 @@ const TRACE_FRAMES: &[(&str, &str, bool)] = &[
 /// The intent of a question, read from its plain form when it is wrapped in a request
 /// ("can you list every caller of X", "X's methods": see [`request`]). A question as asked
 /// that reads as a relation keeps it; one that reads as a definition takes the plain
-/// form's relation, if any ("find every caller of X" is no definition of "caller"); prose
-/// takes whatever the plain form reads as.
+/// form's reading unless that is prose ("find every caller of X" is no definition of
+/// "caller", "where is the implementation of X" none of `X.implementation`); prose takes
+/// whatever the plain form reads as.
 fn classify(q: &str) -> Intent {
     let asked = classify_plain(q);
     let Some(plain) = request::unwrap(q) else {
@@ -380,7 +413,7 @@ fn classify(q: &str) -> Intent {
     match (asked, classify_plain(&plain)) {
         (Intent::Concept, unwrapped) => unwrapped,
         (asked @ Intent::Definition(_), unwrapped) => match unwrapped {
-            Intent::Definition(_) | Intent::Concept => asked,
+            Intent::Concept => asked,
             relation => relation,
         },
         (asked, _) => asked,

@@ -42,14 +42,31 @@ const WRAPPERS: &[&[&str]] = &[
     &["i'd", "like", "to", "see"],
     &["i", "would", "like", "to", "know"],
     &["i", "need", "to", "know"],
-    &["i", "need", "to", "find"],
     &["i", "need"],
     &["i", "wonder"],
+];
+
+/// Word sequences that open a search for a name: read as "find" ("I'm looking for Code"
+/// asks what "find Code" does).
+const SEARCHES: &[&[&str]] = &[
     &["i'm", "looking", "for"],
     &["im", "looking", "for"],
     &["i", "am", "looking", "for"],
+    &["looking", "for"],
     &["i'm", "trying", "to", "find"],
     &["i", "am", "trying", "to", "find"],
+    &["i", "need", "to", "find"],
+    &["search", "for"],
+];
+
+/// Word sequences that close a request and carry no content ("… for me", "… thanks").
+const CLOSERS: &[&[&str]] = &[
+    &["for", "me"],
+    &["for", "us"],
+    &["please"],
+    &["thanks"],
+    &["thx"],
+    &["thank", "you"],
 ];
 
 /// Imperative verbs that ask for a list ("list the callers", "show every subclass"):
@@ -81,7 +98,9 @@ const RELATION_NOUNS: &[(&str, &str)] = &[
     ("callees", "callees"),
     ("method", "methods"),
     ("methods", "methods"),
-    ("implementation", "implementations"),
+    // "the implementation of X" is X's definition for a method, its implementations for
+    // an interface: the singular is kept for the frame to decide.
+    ("implementation", "implementation"),
     ("implementations", "implementations"),
     ("implementer", "implementers"),
     ("implementers", "implementers"),
@@ -130,11 +149,28 @@ fn strip_seq<'a>(words: &'a [&'a str], seq: &[&str]) -> Option<&'a [&'a str]> {
 pub fn unwrap(question: &str) -> Option<String> {
     let all: Vec<&str> = question.split_whitespace().collect();
     let mut words: &[&str] = &all;
+    // "… for me", "… thanks": dropped from the end.
+    while let Some(seq) = CLOSERS.iter().find(|seq| {
+        words.len() > seq.len()
+            && words[words.len() - seq.len()..]
+                .iter()
+                .zip(seq.iter())
+                .all(|(w, s)| lower(w).trim_end_matches(['.', '!']) == *s)
+    }) {
+        words = &words[..words.len() - seq.len()];
+    }
+    let mut search = false;
     loop {
         let before = words.len();
         for seq in WRAPPERS {
             if let Some(rest) = strip_seq(words, seq) {
                 words = rest;
+            }
+        }
+        for seq in SEARCHES {
+            if let Some(rest) = strip_seq(words, seq) {
+                words = rest;
+                search = true;
             }
         }
         // "list …", "show …", but not "find X" alone, which the frames read as a name.
@@ -146,6 +182,30 @@ pub fn unwrap(question: &str) -> Option<String> {
         }
     }
     let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    if search && out.len() <= 4 {
+        out.insert(0, "find".to_string());
+    }
+    // "where is the implementation of X", "where are all the callers of X": the place
+    // asked for is the relation's.
+    let where_at = match out.iter().map(|w| lower(w)).collect::<Vec<_>>().as_slice() {
+        [w, v, ..] if w == "where" && matches!(v.as_str(), "is" | "are") => 2,
+        [w, ..] if w == "where's" => 1,
+        _ => 0,
+    };
+    if where_at > 0 {
+        let rest = &out[where_at..];
+        let lead = rest
+            .iter()
+            .take_while(|w| QUANTIFIERS.contains(&lower(w).as_str()))
+            .count();
+        if rest
+            .get(lead)
+            .is_some_and(|w| relation_noun(&lower(w)).is_some())
+            && rest.get(lead + 1).is_some_and(|w| lower(w) == "of")
+        {
+            out.drain(..where_at);
+        }
+    }
     // "what are X's methods", "which are X's subclasses": the possessive is the frame.
     if out.len() == 4
         && matches!(lower(&out[0]).as_str(), "what" | "which")
@@ -173,20 +233,32 @@ pub fn unwrap(question: &str) -> Option<String> {
             && out
                 .get(lead + 1)
                 .is_some_and(|w| lower(w).starts_with("site"));
+        let counted = out[..lead]
+            .iter()
+            .any(|w| matches!(lower(w).as_str(), "all" | "every" | "each" | "any"));
         if let Some(plural) = relation_noun(&noun) {
             out.drain(..lead);
-            out[0] = plural.to_string();
+            // "every implementation of X" is every one; "the implementation of X" is X's.
+            out[0] = if counted && plural == "implementation" {
+                "implementations".to_string()
+            } else {
+                plural.to_string()
+            };
         } else if call_site {
             out.drain(..lead);
             out[1] = "sites".to_string();
         }
     } else if lead == 0
         && let Some(first) = out.first()
-        && let Some(plural) = relation_noun(&lower(first))
+        && matches!(
+            lower(first).as_str(),
+            "caller" | "callee" | "usage" | "reference"
+        )
         && out.get(1).is_some_and(|w| lower(w) == "of")
     {
-        // "caller of X" without a quantifier.
-        out[0] = plural.to_string();
+        // "caller of X" without a quantifier; not "implementation of X", which for a
+        // method is its definition.
+        out[0] = format!("{}s", lower(first));
     }
     let plain = out.join(" ");
     (plain != all.join(" ") && !plain.is_empty()).then_some(plain)
@@ -228,11 +300,30 @@ mod tests {
             "implementations of Store"
         );
         assert_eq!(
+            plain("show me the implementation of Store"),
+            "implementation of Store"
+        );
+        assert_eq!(
+            plain("show all implementations of Store"),
+            "implementations of Store"
+        );
+        assert_eq!(
             plain("give me all the methods of Issue"),
             "methods of Issue"
         );
         assert_eq!(plain("list all methods on Issue"), "methods on Issue");
         assert_eq!(plain("caller of Plan"), "callers of Plan");
+        assert_eq!(plain("I'm looking for Code"), "find Code");
+        assert_eq!(plain("please find retry for me"), "find retry");
+        assert_eq!(plain("who calls Plan? thanks"), "who calls Plan?");
+        assert_eq!(
+            plain("where is the implementation of HandleWebhook"),
+            "implementation of HandleWebhook"
+        );
+        assert_eq!(
+            plain("where are all the callers of Plan"),
+            "callers of Plan"
+        );
     }
 
     #[test]
