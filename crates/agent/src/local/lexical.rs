@@ -625,7 +625,111 @@ pub fn definitions(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
 /// where it stands between word boundaries, except its definitions, comments and imports.
 /// With `calls`, only call-shaped uses (`name(`, `name!(`, `.name(`), unless a file has
 /// none, then every use. `name` is the bare name (`resolve`, not `Settings.resolve`).
-pub fn usages(texts: &[(String, String)], name: &str, calls: bool) -> Vec<TextHit> {
+/// Which uses of a name a question asks for: any, the reads ("where is the RetryCount
+/// field read"), or the writes ("where is it assigned").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Any,
+    Read,
+    Write,
+}
+
+impl Access {
+    /// The access a question's verbs ask for.
+    pub fn of(question: &str) -> Self {
+        let mut access = Access::Any;
+        for w in question.split(|c: char| !c.is_alphanumeric()) {
+            match w.to_lowercase().as_str() {
+                "read" | "reads" | "accessed" | "checked" | "consulted" | "tested" | "compared"
+                | "inspected" => access = Access::Read,
+                "written" | "writes" | "assigned" | "modified" | "mutated" | "updated"
+                | "changed" | "replaced" | "reassigned" | "overwritten" => {
+                    access = Access::Write;
+                }
+                _ => {}
+            }
+        }
+        access
+    }
+}
+
+/// Whether `line` assigns to `name` at byte `at` (`x.name = …`, `name += …`; not `==`).
+fn assigns(line: &str, at: usize, name: &str) -> bool {
+    let rest = line[at + name.len()..].trim_start();
+    let op = rest
+        .find(|c: char| {
+            !matches!(
+                c,
+                '=' | '+' | '-' | '*' | '/' | '|' | '&' | ':' | '^' | '%' | '<' | '>'
+            )
+        })
+        .map_or(rest, |end| &rest[..end]);
+    matches!(
+        op,
+        "=" | ":=" | "+=" | "-=" | "*=" | "/=" | "|=" | "&=" | "^=" | "%=" | "<<=" | ">>="
+    )
+}
+
+/// Whether line `i` declares `name` as a member of the type whose body it is in (a Go
+/// struct field `RetryCount int`, a Rust or TypeScript field `retry_count: u32`, a Python
+/// class attribute `retry_count = 3`): that is its definition, not a use of it.
+fn declares_member(lines: &[&str], i: usize, name: &str) -> bool {
+    let t = strip_modifiers(lines[i].trim_start());
+    let Some(rest) = t.strip_prefix(name) else {
+        return false;
+    };
+    let shaped = match rest.chars().next() {
+        Some(':') => !rest.starts_with("::") && !rest.starts_with(":="),
+        Some('?') => rest.starts_with("?:"),
+        Some(' ' | '\t') => {
+            let r = rest.trim_start();
+            r.starts_with(['=', ':'])
+                || r.starts_with(|c: char| c.is_alphabetic() || matches!(c, '*' | '['))
+                    && !r.contains(['(', '='])
+        }
+        Some('=') => !rest.starts_with("=="),
+        _ => false,
+    };
+    if !shaped {
+        return false;
+    }
+    let ind = lines[i].len() - lines[i].trim_start().len();
+    lines[..i]
+        .iter()
+        .rev()
+        .map(|l| (l, l.len() - l.trim_start().len()))
+        .find(|(l, at)| !l.trim().is_empty() && *at < ind)
+        .and_then(|(l, _)| Some((l, definition_on(l)?)))
+        .is_some_and(|(l, (_, k))| {
+            // Go declares a struct as a type: `type Client struct {`.
+            matches!(k, "class" | "struct" | "interface" | "trait" | "enum")
+                || (k == "type" && l.trim_end().ends_with('{'))
+        })
+}
+
+/// The places in `texts` that use `name`, best first by file (see [`rank_files`]): every
+/// line that mentions it, or with `calls` only its calls when a file has some; with
+/// `access` only its reads or writes when some use is one.
+pub fn usages(texts: &[(String, String)], name: &str, calls: bool, access: Access) -> Vec<TextHit> {
+    let all = uses_of(texts, name, calls);
+    if access == Access::Any {
+        return all.into_iter().map(|(h, _)| h).collect();
+    }
+    let want_write = access == Access::Write;
+    let kept: Vec<TextHit> = all
+        .iter()
+        .filter(|(_, write)| *write == want_write)
+        .map(|(h, _)| h.clone())
+        .collect();
+    if kept.is_empty() {
+        all.into_iter().map(|(h, _)| h).collect()
+    } else {
+        kept
+    }
+}
+
+/// Every use of `name` in `texts` with whether it assigns to it.
+fn uses_of(texts: &[(String, String)], name: &str, calls: bool) -> Vec<(TextHit, bool)> {
     let mut out = Vec::new();
     for (path, text) in texts {
         if !text.contains(name) {
@@ -641,17 +745,24 @@ pub fn usages(texts: &[(String, String)], name: &str, calls: bool) -> Vec<TextHi
             if t.starts_with("#[cfg(test)]") && test_from == usize::MAX {
                 test_from = i;
             }
-            if !l.contains(name) || is_comment(t) || is_import(t) || defines(l, name).is_some() {
+            if !l.contains(name)
+                || is_comment(t)
+                || is_import(t)
+                || defines(l, name).is_some()
+                || declares_member(&lines, i, name)
+            {
                 continue;
             }
             let mut any = false;
             let mut call = false;
+            let mut write = false;
             for p in word_positions(l, name) {
                 any = true;
                 let rest = l[p + name.len()..].trim_start();
                 if rest.starts_with('(') || rest.starts_with("!(") || rest.starts_with("::<") {
                     call = true;
                 }
+                write |= assigns(l, p, name);
             }
             if !any {
                 continue;
@@ -665,9 +776,9 @@ pub fn usages(texts: &[(String, String)], name: &str, calls: bool) -> Vec<TextHi
             };
             let in_test = i > test_from;
             if call {
-                called.push((in_test, hit.clone()));
+                called.push((in_test, (hit.clone(), write)));
             }
-            all.push((in_test, hit));
+            all.push((in_test, (hit, write)));
         }
         let mut chosen = if calls && !called.is_empty() {
             called
@@ -1095,7 +1206,7 @@ mod tests {
         let files = list_sources(dir.path());
         assert_eq!(files, ["src/lib.rs"]);
         let texts = candidates(dir.path(), &files, "helper");
-        let hits = usages(&texts, "helper", true);
+        let hits = usages(&texts, "helper", true, Access::Any);
         let got: Vec<(u32, Option<String>)> =
             hits.iter().map(|h| (h.line, h.name.clone())).collect();
         assert_eq!(got, [(10, Some("run".to_string()))]);
@@ -1106,6 +1217,35 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(4, 6)]
         );
+    }
+
+    #[test]
+    fn a_field_declaration_is_no_use_and_reads_are_told_from_writes() {
+        let src = "package resty\n\ntype Client struct {\n\tRetryCount int `json:\"retry\"`\n\tHostURL    string\n}\n\nfunc (c *Client) SetRetryCount(n int) *Client {\n\tc.RetryCount = n\n\treturn c\n}\n\nfunc (r *Request) Execute() {\n\tif r.client.RetryCount == 0 {\n\t\treturn\n\t}\n\tBackoff(Retries(r.client.RetryCount))\n}\n";
+        let texts = vec![("client.go".to_string(), src.to_string())];
+        let lines = |access| -> Vec<u32> {
+            usages(&texts, "RetryCount", false, access)
+                .iter()
+                .map(|h| h.line)
+                .collect()
+        };
+        assert_eq!(lines(Access::Any), [9, 14, 17]);
+        assert_eq!(lines(Access::Read), [14, 17]);
+        assert_eq!(lines(Access::Write), [9]);
+        assert_eq!(
+            Access::of("where is the client's RetryCount field read"),
+            Access::Read
+        );
+        assert_eq!(Access::of("where is RetryCount assigned"), Access::Write);
+        assert_eq!(Access::of("who uses RetryCount"), Access::Any);
+        // A Python class attribute is declared in the class body, used in its methods.
+        let py = "class Client:\n    retry_count = 3\n    timeout: float = 1.0\n\n    def run(self):\n        return self.retry_count\n";
+        let texts = vec![("client.py".to_string(), py.to_string())];
+        let got: Vec<u32> = usages(&texts, "retry_count", false, Access::Any)
+            .iter()
+            .map(|h| h.line)
+            .collect();
+        assert_eq!(got, [6]);
     }
 
     #[test]

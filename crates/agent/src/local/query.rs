@@ -497,6 +497,15 @@ const USE_PARTICIPLES: &[&str] = &[
     "passed",
     "returned",
     "accessed",
+    "checked",
+    "tested",
+    "compared",
+    "consulted",
+    "inspected",
+    "honored",
+    "honoured",
+    "respected",
+    "consumed",
 ];
 
 /// Whether the question asks where something is caught ("which places catch X", "where is

@@ -113,7 +113,16 @@ impl LocalPolicy {
             ),
             "methods" => (lexical::methods(&texts, &leaf), Relation::Definition),
             "callees" => (self.text_callees(&texts, &defs), Relation::Callee),
-            _ => (lexical::usages(&texts, &leaf, calls_only), Relation::Caller),
+            _ => {
+                let access = self
+                    .query
+                    .as_ref()
+                    .map_or(lexical::Access::Any, |q| lexical::Access::of(&q.raw));
+                (
+                    lexical::usages(&texts, &leaf, calls_only, access),
+                    Relation::Caller,
+                )
+            }
         };
         if main.is_empty() || (need_primary && main.iter().all(|h| secondary(&h.path))) {
             return None;
