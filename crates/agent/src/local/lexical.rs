@@ -629,8 +629,11 @@ pub fn definitions(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
 /// field read"), or the writes ("where is it assigned").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
+    /// Every use.
     Any,
+    /// Uses that read the name (not the left side of an assignment).
     Read,
+    /// Assignments to the name.
     Write,
 }
 
