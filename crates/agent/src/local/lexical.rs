@@ -731,6 +731,18 @@ pub fn usages(texts: &[(String, String)], name: &str, calls: bool, access: Acces
     }
 }
 
+/// Whether a use of a name on `line` is a handler that catches it: `except X`,
+/// `except (A, X)`, `catch (X e)`, `rescue X`, `errors.Is(err, X)`, `errors.As(err, &x)`.
+pub fn catches(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t.strip_prefix("} ").unwrap_or(t);
+    ["except ", "except(", "catch ", "catch(", "rescue "]
+        .iter()
+        .any(|k| t.starts_with(k))
+        || line.contains("errors.Is(")
+        || line.contains("errors.As(")
+}
+
 /// Every use of `name` in `texts` with whether it assigns to it.
 fn uses_of(texts: &[(String, String)], name: &str, calls: bool) -> Vec<(TextHit, bool)> {
     let mut out = Vec::new();
@@ -1249,6 +1261,26 @@ mod tests {
             .map(|h| h.line)
             .collect();
         assert_eq!(got, [6]);
+    }
+
+    #[test]
+    fn handlers_catch_and_other_uses_do_not() {
+        for l in [
+            "        except DropEvent:",
+            "    except (KeyError, DropEvent) as e:",
+            "} catch (DropEvent e) {",
+            "  rescue DropEvent => e",
+            "\tif errors.Is(err, ErrDrop) {",
+        ] {
+            assert!(catches(l), "{l}");
+        }
+        for l in [
+            "        raise DropEvent",
+            "    return DropEvent()",
+            "class DropEvent(Exception):",
+        ] {
+            assert!(!catches(l), "{l}");
+        }
     }
 
     #[test]

@@ -516,7 +516,17 @@ pub fn asks_where_caught(raw: &str) -> bool {
         .any(|w| {
             matches!(
                 w.as_str(),
-                "catch" | "catches" | "caught" | "catching" | "rescue" | "rescues" | "rescued"
+                "catch"
+                    | "catches"
+                    | "caught"
+                    | "catching"
+                    | "rescue"
+                    | "rescues"
+                    | "rescued"
+                    | "swallow"
+                    | "swallows"
+                    | "swallowed"
+                    | "handles"
             )
         })
 }

@@ -118,10 +118,31 @@ impl LocalPolicy {
                     .query
                     .as_ref()
                     .map_or(lexical::Access::Any, |q| lexical::Access::of(&q.raw));
-                (
-                    lexical::usages(&texts, &leaf, calls_only, access),
-                    Relation::Caller,
-                )
+                let mut hits = lexical::usages(&texts, &leaf, calls_only, access);
+                // "Where is X caught": the handlers, when some use is one.
+                if self
+                    .query
+                    .as_ref()
+                    .is_some_and(|q| query::asks_where_caught(&q.raw))
+                {
+                    let line_of = |h: &lexical::TextHit| {
+                        texts
+                            .iter()
+                            .find(|(p, _)| *p == h.path)
+                            .and_then(|(_, t)| t.lines().nth(h.line as usize - 1))
+                            .unwrap_or("")
+                            .to_string()
+                    };
+                    let caught: Vec<lexical::TextHit> = hits
+                        .iter()
+                        .filter(|h| lexical::catches(&line_of(h)))
+                        .cloned()
+                        .collect();
+                    if !caught.is_empty() {
+                        hits = caught;
+                    }
+                }
+                (hits, Relation::Caller)
             }
         };
         if main.is_empty() || (need_primary && main.iter().all(|h| secondary(&h.path))) {
