@@ -79,6 +79,10 @@ pub struct SymbolRef {
     /// A parameter list the question wrote after the name (`(String)` of
     /// `Interpreter.eval(String)`): the `code` tool keeps the overloads it matches.
     pub params: Option<String>,
+    /// Read as a name only because a noun after it says what sort of thing it is ("the
+    /// truncate filter"): a plain word the repository may not define under that name
+    /// (`do_truncate`), so not finding it is no answer; the question is ranked instead.
+    pub described: bool,
 }
 
 impl SymbolRef {
@@ -103,6 +107,7 @@ impl SymbolRef {
             kind,
             within,
             params: None,
+            described: false,
         }
     }
 
@@ -199,6 +204,7 @@ const OVERRIDES: Build = |s| {
         kind: None,
         within: s.within,
         params: None,
+        described: s.described,
     })
 };
 
@@ -287,6 +293,11 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("which classes inherit from ", "", IMPLS, true),
     ("what classes inherit from ", "", IMPLS, true),
     ("", " implementations", IMPLS, true),
+    ("", " implementers", IMPLS, true),
+    ("", " implementors", IMPLS, true),
+    ("", " impls", IMPLS, true),
+    ("impls of ", "", IMPLS, true),
+    ("implementors of ", "", IMPLS, true),
     ("", " subclasses", IMPLS, true),
     // callers
     ("who calls ", "", CALLERS, true),
@@ -590,6 +601,8 @@ const CUES: &[(&[&str], Build)] = &[
             "implementors",
             "implementers",
             "implementations",
+            "impl",
+            "impls",
             "satisfy",
             "satisfies",
             "subclass",
@@ -603,6 +616,7 @@ const CUES: &[(&[&str], Build)] = &[
             "extending",
             "derive",
             "derives",
+            "derived",
         ],
         IMPLS,
     ),
@@ -833,6 +847,44 @@ fn is_filler(w: &str) -> bool {
             | "exported"
             | "unexported"
             | "abstract"
+    )
+}
+
+/// Nouns that say what sort of thing a name is without being a kind of the code tool
+/// ("the map operator", "the retry helper", "the gzip middleware").
+fn is_description_noun(w: &str) -> bool {
+    matches!(
+        w,
+        "operator"
+            | "operators"
+            | "helper"
+            | "helpers"
+            | "hook"
+            | "hooks"
+            | "middleware"
+            | "handler"
+            | "handlers"
+            | "command"
+            | "subcommand"
+            | "option"
+            | "flag"
+            | "field"
+            | "validator"
+            | "widget"
+            | "filter"
+            | "plugin"
+            | "extension"
+            | "component"
+            | "macro"
+            | "endpoint"
+            | "route"
+            | "callback"
+            | "wrapper"
+            | "utility"
+            | "util"
+            | "builtin"
+            | "primitive"
+            | "setting"
     )
 }
 
@@ -1078,6 +1130,18 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     if after.len() > 3 {
         return None;
     }
+    // "the map operator", "the retry helper": in a slot that holds a name, a plain word
+    // and a noun saying what sort of thing it is name the word.
+    let mut described = false;
+    if relaxed
+        && names.len() == 2
+        && is_description_noun(&names[1].to_lowercase())
+        && clean_ident(&names[0])
+            .is_some_and(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    {
+        names.truncate(1);
+        described = true;
+    }
     let mut owner: Option<String> = None;
     for w in after {
         let possessive = w.ends_with("'s");
@@ -1185,7 +1249,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     let plain = ident.chars().all(|c| c.is_alphanumeric() || c == '_');
     // A plain lower-case word is a symbol in a relaxed slot ("who calls dispatch"), or
     // with a kind hint ("function dispatch") or an owner ("the send method of Client").
-    let hinted = kind.is_some() || owner.is_some() || named_place;
+    let hinted = kind.is_some() || owner.is_some() || named_place || described;
     let accepted = looks || (plain && (relaxed || hinted));
     // A relaxed slot still refuses stop words ("who calls it"), unless a kind or owner
     // says it is a name ("the Code type").
@@ -1198,6 +1262,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     };
     let mut sym = SymbolRef::new(name, kind).within(places);
     sym.params = param_list(token);
+    sym.described = described && !looks;
     Some(sym)
 }
 
@@ -1442,6 +1507,32 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_word_described_by_a_noun_is_a_name_not_found_is_ranked() {
+        for (q, name) in [
+            ("where is the map operator defined", "map"),
+            ("find the retry helper", "retry"),
+            ("where is the truncate filter defined", "truncate"),
+        ] {
+            let Intent::Definition(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert_eq!(s.name, name, "{q}");
+            assert!(s.described, "{q}");
+        }
+        // A name that reads as one on its own is not merely described.
+        let Intent::Definition(s) = parse("where is the switchMap operator defined").intent else {
+            panic!()
+        };
+        assert_eq!(s.name, "switchMap");
+        assert!(!s.described);
+        // The singular "implementation" of a name is its definition.
+        assert_eq!(
+            parse("where is the implementation of HandleWebhook").intent,
+            Intent::Definition(sym("HandleWebhook"))
+        );
+    }
+
+    #[test]
     fn implementations() {
         for q in [
             "what implements IssueStore",
@@ -1449,6 +1540,13 @@ mod tests {
             "which types implement the IssueStore interface",
             "who implements IssueStore",
             "IssueStore implementations",
+            "IssueStore impls",
+            "impls of IssueStore",
+            "IssueStore implementors",
+            "which structs impl IssueStore",
+            "classes derived from IssueStore",
+            "list every implementation of IssueStore",
+            "the implementation of the IssueStore interface",
         ] {
             let got = parse(q).intent;
             let Intent::Implementations(s) = got else {
@@ -1762,6 +1860,7 @@ mod tests {
             kind,
             within: within.iter().map(|w| w.to_string()).collect(),
             params: None,
+            described: false,
         }
     }
 

@@ -106,6 +106,7 @@ const RELATION_NOUNS: &[(&str, &str)] = &[
     ("implementers", "implementers"),
     ("implementor", "implementers"),
     ("implementors", "implementers"),
+    ("impls", "impls"),
     ("subclass", "subclasses"),
     ("subclasses", "subclasses"),
     ("usage", "usages"),

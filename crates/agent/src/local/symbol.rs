@@ -95,6 +95,12 @@ impl LocalPolicy {
                 // definition; the text may still define it in a language the graph does
                 // not parse.
                 self.doubts.push(Doubt::NotInGraph);
+                if sym.described {
+                    return match self.text_search(op, sym, false) {
+                        Some(calls) => calls,
+                        None => self.concept_fallback(query, sym),
+                    };
+                }
                 let calls = self.undefined(sym, hits);
                 self.text_search(op, sym, false).unwrap_or(calls)
             }
@@ -216,6 +222,7 @@ impl LocalPolicy {
                         kind: sym.kind,
                         within: Vec::new(),
                         params: sym.params.clone(),
+                        described: false,
                     };
                     let args = match op {
                         "trace" => {
@@ -310,7 +317,7 @@ impl LocalPolicy {
                 {
                     return calls;
                 }
-                if definition {
+                if definition && !sym.described {
                     // Files that share the name's words are not where it is defined.
                     return self.undefined(sym, Vec::new());
                 }
