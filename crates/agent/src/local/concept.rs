@@ -132,18 +132,7 @@ impl LocalPolicy {
         // The project's own name ("where does chi respond with 405") matches a file that
         // carries it, not the topic.
         let project = project::words(&root, idx.files());
-        let weights: Vec<f64> = query
-            .terms
-            .iter()
-            .zip(&query.weights)
-            .map(|(t, w)| {
-                if project.contains(t) {
-                    w * project::PROJECT_WORD_WEIGHT
-                } else {
-                    *w
-                }
-            })
-            .collect();
+        let weights = term_weights(idx, &query.terms, &query.weights, &project);
         let hints = signals::of(&query.raw);
         let bonuses = signals::bonuses(idx, &hints, &mut |rel| read_small(&root, rel));
         // A pasted report is ranked by every file's content (see `report`); a question by
@@ -729,6 +718,33 @@ fn cite_of(s: &rank::SymbolInfo) -> Cite {
 /// Lifts the files a report points at (see [`signals`]): each gets its hints' bonus on
 /// top of its score, cites the symbols they named first, and joins the ranking when the
 /// words alone missed it.
+/// An action word in at most this share of the files' names, docs and paths is specific
+/// enough to count as a topic ([`term_weights`]).
+const RARE_ACTION_SHARE: f64 = 0.05;
+
+/// The question's term weights for this repository: the project's own name counts
+/// [`project::PROJECT_WORD_WEIGHT`]; an action word (weight below 1: "handled",
+/// "configured") counts fully when few files' names and docs use it ("normalized",
+/// "decoded": at most [`RARE_ACTION_SHARE`] of the files), since then it says what the
+/// question is about rather than how it is phrased.
+fn term_weights(idx: &LexIndex, terms: &[String], weights: &[f64], project: &[String]) -> Vec<f64> {
+    let n = idx.files().len().max(1) as f64;
+    terms
+        .iter()
+        .zip(weights)
+        .map(|(t, &w)| {
+            let df = idx.df(t) as f64;
+            if project.contains(t) {
+                w * project::PROJECT_WORD_WEIGHT
+            } else if w < 1.0 && df > 0.0 && df / n <= RARE_ACTION_SHARE {
+                1.0
+            } else {
+                w
+            }
+        })
+        .collect()
+}
+
 /// How many of the best files have their bodies read to rerank them.
 const BODY_FILES: usize = 8;
 /// What the best body among [`BODY_FILES`] adds to its file's score (the best file's
@@ -1067,5 +1083,43 @@ mod tests {
         assert_eq!(lines[3], vec![10]);
         let reads: usize = plans.iter().map(|p| clusters(p.cites.clone()).len()).sum();
         assert_eq!(reads, 8);
+    }
+
+    #[test]
+    fn a_rare_action_word_counts_as_a_topic() {
+        use crate::local::rank::{Corpus, SymbolInfo};
+        // Forty files: `handle` is in every name, `normalize` in one.
+        let files: Vec<String> = (0..40).map(|i| format!("pkg/f{i}.go")).collect();
+        let mut symbols: Vec<SymbolInfo> = (0..40)
+            .map(|i| SymbolInfo {
+                name: format!("handleThing{i}"),
+                display: format!("handleThing{i}"),
+                kind: "function".into(),
+                file: i,
+                line: 1,
+                end_line: 3,
+                doc: String::new(),
+            })
+            .collect();
+        symbols[7].name = "normalizePath".into();
+        symbols[7].display = "normalizePath".into();
+        let idx = LexIndex::build(Corpus {
+            files,
+            symbols,
+            edges: Vec::new(),
+        });
+        let (terms, weights): (Vec<String>, Vec<f64>) =
+            text::query_terms_weighted("how are paths normalized and handled")
+                .into_iter()
+                .unzip();
+        let at = |t: &str| terms.iter().position(|x| x == t).unwrap();
+        let (normal, handle) = (at(&text::stem("normalized")), at(&text::stem("handled")));
+        assert!(
+            weights[normal] < 1.0 && weights[handle] < 1.0,
+            "{terms:?} {weights:?}"
+        );
+        let got = term_weights(&idx, &terms, &weights, &[]);
+        assert_eq!(got[normal], 1.0);
+        assert_eq!(got[handle], weights[handle]);
     }
 }

@@ -390,6 +390,11 @@ impl LexIndex {
         idf_of(self.parts.files.len(), self.backing.df(term))
     }
 
+    /// In how many files' paths, symbol names or docs the term is.
+    pub fn df(&self, term: &str) -> usize {
+        self.backing.df(term)
+    }
+
     /// True when some file's path, symbol names or docs hold the term.
     pub fn knows(&self, term: &str) -> bool {
         self.backing.df(term) > 0
