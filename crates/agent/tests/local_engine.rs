@@ -946,3 +946,24 @@ async fn raised_and_caught_are_different_places() {
     )
     .await;
 }
+
+/// "Where is X tested" lists X's uses in tests first; "who calls X" its uses in the
+/// product first.
+#[tokio::test]
+async fn a_question_about_tests_lists_test_callers_first() {
+    let registry = in_memory_registry(&fixture("ledger"));
+    let tested = ask_in(&registry, "where is post_transaction tested").await;
+    let first = files(&tested).first().map(|f| f.0.to_string());
+    assert!(
+        first.as_deref().is_some_and(|p| p.starts_with("tests/")),
+        "{:?}",
+        files(&tested)
+    );
+    let called = ask_in(&registry, "who calls post_transaction").await;
+    let first = files(&called).first().map(|f| f.0.to_string());
+    assert!(
+        first.as_deref().is_some_and(|p| p.starts_with("src/")),
+        "{:?}",
+        files(&called)
+    );
+}

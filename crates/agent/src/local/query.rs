@@ -319,6 +319,14 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("how is ", " used", CALLERS, true),
     ("how are ", " used", CALLERS, true),
     ("what uses ", "", CALLERS, true),
+    ("which tests cover ", "", CALLERS, true),
+    ("what tests cover ", "", CALLERS, true),
+    ("which tests call ", "", CALLERS, true),
+    ("tests for ", "", CALLERS, true),
+    ("is ", " called anywhere", CALLERS, true),
+    ("is ", " used anywhere", CALLERS, true),
+    ("is ", " called", CALLERS, true),
+    ("is ", " used", CALLERS, true),
     ("who uses ", "", CALLERS, true),
     ("where is ", " used", CALLERS, true),
     ("where are ", " used", CALLERS, true),
@@ -346,6 +354,25 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("what file is ", " defined in", DEF, true),
     ("what file is ", " in", DEF, true),
     ("declaration of ", "", DEF, true),
+    ("signature of ", "", DEF, true),
+    ("the signature of ", "", DEF, true),
+    ("the parameters of ", "", DEF, true),
+    ("the arguments of ", "", DEF, true),
+    ("the fields of ", "", DEF, true),
+    ("the attributes of ", "", DEF, true),
+    ("the declaration of ", "", DEF, true),
+    ("the source of ", "", DEF, true),
+    ("parameters of ", "", DEF, true),
+    ("arguments of ", "", DEF, true),
+    ("fields of ", "", DEF, true),
+    ("attributes of ", "", DEF, true),
+    ("properties of ", "", DEF, true),
+    ("what fields does ", " have", DEF, true),
+    ("which fields does ", " have", DEF, true),
+    ("what attributes does ", " have", DEF, true),
+    ("what properties does ", " have", DEF, true),
+    ("what parameters does ", " take", DEF, true),
+    ("what arguments does ", " take", DEF, true),
     ("source of ", "", DEF, true),
     ("source code of ", "", DEF, true),
     ("source code for ", "", DEF, true),
@@ -637,6 +664,11 @@ const CUES: &[(&[&str], Build)] = &[
             "call",
             "calls",
             "calling",
+            "instantiate",
+            "instantiates",
+            "construct",
+            "constructs",
+            "creates",
             "callers",
             "invoke",
             "invokes",
@@ -1530,6 +1562,35 @@ mod tests {
             parse("where is the implementation of HandleWebhook").intent,
             Intent::Definition(sym("HandleWebhook"))
         );
+    }
+
+    #[test]
+    fn uses_fields_and_signatures_said_other_ways() {
+        for q in [
+            "is post_transaction called anywhere",
+            "is post_transaction used",
+            "which tests cover post_transaction",
+            "tests for post_transaction",
+            "who creates a post_transaction",
+            "where do we construct post_transaction",
+        ] {
+            let Intent::Callers(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert_eq!(s.name, "post_transaction", "{q}");
+        }
+        for q in [
+            "what fields does Transaction have",
+            "attributes of Transaction",
+            "signature of Transaction",
+            "what are the parameters of Transaction",
+            "what arguments does Transaction take",
+        ] {
+            let Intent::Definition(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert_eq!(s.name, "Transaction", "{q}");
+        }
     }
 
     #[test]

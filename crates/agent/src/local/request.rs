@@ -117,6 +117,25 @@ const RELATION_NOUNS: &[(&str, &str)] = &[
     ("references", "references"),
 ];
 
+/// Nouns for a part of a definition ("the parameters of X", "the signature of X"): the
+/// frames read "parameters of X" as X's definition.
+fn part_noun(w: &str) -> bool {
+    matches!(
+        w,
+        "parameters"
+            | "arguments"
+            | "args"
+            | "params"
+            | "fields"
+            | "attributes"
+            | "properties"
+            | "signature"
+            | "declaration"
+            | "definition"
+            | "source"
+    )
+}
+
 /// The plural a relation noun is read as, if `w` is one.
 fn relation_noun(w: &str) -> Option<&'static str> {
     RELATION_NOUNS
@@ -188,9 +207,15 @@ pub fn unwrap(question: &str) -> Option<String> {
     }
     // "where is the implementation of X", "where are all the callers of X": the place
     // asked for is the relation's.
+    // So do "what are the parameters of X", "what is the signature of X".
     let where_at = match out.iter().map(|w| lower(w)).collect::<Vec<_>>().as_slice() {
-        [w, v, ..] if w == "where" && matches!(v.as_str(), "is" | "are") => 2,
-        [w, ..] if w == "where's" => 1,
+        [w, v, ..]
+            if matches!(w.as_str(), "where" | "what" | "which")
+                && matches!(v.as_str(), "is" | "are") =>
+        {
+            2
+        }
+        [w, ..] if matches!(w.as_str(), "where's" | "what's" | "whats") => 1,
         _ => 0,
     };
     if where_at > 0 {
@@ -201,7 +226,7 @@ pub fn unwrap(question: &str) -> Option<String> {
             .count();
         if rest
             .get(lead)
-            .is_some_and(|w| relation_noun(&lower(w)).is_some())
+            .is_some_and(|w| relation_noun(&lower(w)).is_some() || part_noun(&lower(w)))
             && rest.get(lead + 1).is_some_and(|w| lower(w) == "of")
         {
             out.drain(..where_at);

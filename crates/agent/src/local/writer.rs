@@ -6,7 +6,13 @@ use super::*;
 impl LocalPolicy {
     /// The arguments of the final `submit`.
     pub(super) fn submission(&self, query: &Query) -> Value {
-        let files = group(&self.found, self.effective_intent(query));
+        // "Where is X tested", "which tests call X": its uses in tests first. Not for a
+        // definition ("the capture_logs helper used in tests") nor a report that mentions
+        // tests.
+        let intent = self.effective_intent(query);
+        let tests_first =
+            matches!(intent, Intent::Callers(_)) && classify::Focus::of(&query.terms).tests;
+        let files = group(&self.found, intent, tests_first);
         let relevant: Vec<Value> = files
             .iter()
             .map(|f| {
@@ -249,7 +255,10 @@ pub(super) struct Grouped {
 /// Groups entries by file, picks each file's role and rationale, and orders files best
 /// first: for relation questions the related files (callers, implementations, hops)
 /// before the target's definition, real code before tests, vendored and generated code.
-pub(super) fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
+///
+/// With `tests_first` (the question asks about tests: "where is X tested", "which tests
+/// cover X") tests come first, then real code, then the other secondary code.
+pub(super) fn group(entries: &[Entry], intent: &Intent, tests_first: bool) -> Vec<Grouped> {
     let mut files: Vec<Grouped> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         let pos = match files.iter().position(|f| f.path == e.path) {
@@ -273,7 +282,15 @@ pub(super) fn group(entries: &[Entry], intent: &Intent) -> Vec<Grouped> {
                     key_symbols: Vec::new(),
                     locations: Vec::new(),
                     entries: Vec::new(),
-                    order: (u8::from(class.secondary()), rel_rank, i),
+                    order: (
+                        match (tests_first && class.test, class.secondary()) {
+                            (true, _) => 0,
+                            (false, false) => 1,
+                            (false, true) => 2,
+                        },
+                        rel_rank,
+                        i,
+                    ),
                 });
                 files.len() - 1
             }
