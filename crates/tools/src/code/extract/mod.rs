@@ -17,6 +17,8 @@
 
 mod go;
 pub use go::default_import_name as go_import_name;
+mod heap;
+pub use heap::{TreeHeap, set_tree_heap};
 mod java;
 mod python;
 mod rust;
@@ -393,6 +395,16 @@ thread_local! {
 
 /// Parses `src` without extracting anything: the floor the benchmark compares with.
 pub fn parse_only(language: Language, src: &[u8]) -> Result<Tree, ExtractError> {
+    with_parser(language, |parser| {
+        parser.parse(src, None).ok_or(ExtractError::ParseFailed)
+    })
+}
+
+/// Runs `f` with this thread's parser for `language`, made on first use.
+fn with_parser<T>(
+    language: Language,
+    f: impl FnOnce(&mut Parser) -> Result<T, ExtractError>,
+) -> Result<T, ExtractError> {
     PARSERS.with(|cell| {
         let mut slots = cell.borrow_mut();
         let i = Language::ALL
@@ -401,14 +413,18 @@ pub fn parse_only(language: Language, src: &[u8]) -> Result<Tree, ExtractError> 
             .unwrap_or(0);
         let slot = &mut slots[i];
         if slot.is_none() {
-            let mut p = Parser::new();
-            p.set_language(&grammar(language))
-                .map_err(|_| ExtractError::ParseFailed)?;
-            *slot = Some(p);
+            *slot = Some(new_parser(language)?);
         }
-        let parser = slot.as_mut().ok_or(ExtractError::ParseFailed)?;
-        parser.parse(src, None).ok_or(ExtractError::ParseFailed)
+        f(slot.as_mut().ok_or(ExtractError::ParseFailed)?)
     })
+}
+
+/// A parser for `language`.
+fn new_parser(language: Language) -> Result<Parser, ExtractError> {
+    let mut p = Parser::new();
+    p.set_language(&grammar(language))
+        .map_err(|_| ExtractError::ParseFailed)?;
+    Ok(p)
 }
 
 /// Extracts the facts of one file.
@@ -416,7 +432,26 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     let Ok(text) = std::str::from_utf8(src) else {
         return Err(ExtractError::NotUtf8);
     };
-    let (tree, patched) = parse(language, text)?;
+    // The tree freed with its batch's heap, not node by node (see `heap`).
+    if let Some(facts) = heap::in_batch(language, src.len(), |parser| {
+        extract_parsed(language, text, parser)
+    }) {
+        return facts;
+    }
+    with_parser(language, |parser| {
+        extract_parsed(language, text, parser).map(|(facts, _)| facts)
+    })
+}
+
+/// The facts of the UTF-8 text `text`, parsed with `parser` (set to `language`), and its
+/// tree.
+fn extract_parsed(
+    language: Language,
+    text: &str,
+    parser: &mut Parser,
+) -> Result<(FileFacts, Tree), ExtractError> {
+    let src = text.as_bytes();
+    let (tree, patched) = parse_with(parser, language, text)?;
     let text = patched.as_deref().unwrap_or(text);
     let mut facts = match language {
         Language::Go => go::extract(&tree, text),
@@ -427,19 +462,30 @@ pub fn extract(language: Language, src: &[u8]) -> Result<FileFacts, ExtractError
     };
     facts.lines = count_lines(src);
     facts.had_errors = tree.root_node().has_error();
-    Ok(facts)
+    Ok((facts, tree))
 }
 
 /// Parses `src` for extraction: as it is, or, for a TypeScript file whose parse had
 /// errors, with the `;`s [`ts::separate_call_signatures`] adds when that parse has fewer
 /// (then the text it parsed is returned too, the one its nodes' bytes index).
+#[cfg(test)]
 pub(crate) fn parse(language: Language, src: &str) -> Result<(Tree, Option<String>), ExtractError> {
-    let tree = parse_only(language, src.as_bytes())?;
+    with_parser(language, |parser| parse_with(parser, language, src))
+}
+
+/// [`parse`] with `parser` (set to `language`).
+fn parse_with(
+    parser: &mut Parser,
+    language: Language,
+    src: &str,
+) -> Result<(Tree, Option<String>), ExtractError> {
+    let mut parse = |text: &str| parser.parse(text, None).ok_or(ExtractError::ParseFailed);
+    let tree = parse(src)?;
     if language == Language::TypeScript
         && tree.root_node().has_error()
         && let Some(p) = ts::separate_call_signatures(src)
     {
-        let again = parse_only(language, p.as_bytes())?;
+        let again = parse(&p)?;
         if error_bytes(&again) < error_bytes(&tree) {
             return Ok((again, Some(p)));
         }
