@@ -689,27 +689,53 @@ pub(crate) fn shorten(s: &str, max: usize) -> String {
     out
 }
 
-/// Every named child of a node.
+/// Every named child of a node: by index when there are few (see [`walk_pruned`]).
 pub(crate) fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).collect()
+    let count = node.named_child_count();
+    if count <= WIDE {
+        (0..count).filter_map(|i| node.named_child(i)).collect()
+    } else {
+        let mut cursor = node.walk();
+        node.named_children(&mut cursor).collect()
+    }
 }
 
-/// Visits the named nodes under `node` (depth first, `node` included) with one cursor and
-/// no allocation per node; `f` returns whether to descend into the node it was given.
+/// Visits the named nodes under `node` (depth first, `node` included); `f` returns whether
+/// to descend into the node it was given.
+///
+/// The children of a node are taken by index (`Node::child`), not with a `TreeCursor`:
+/// a cursor step costs about 500 instructions (each `goto_next_sibling` rebuilds the
+/// parent's child iterator and its visibility and alias lookups, and fails through
+/// hidden parents at the end of a list), while the `i`-th child by index costs about 50
+/// plus 45 per child before it. Most nodes have a few children, where indexing is several
+/// times cheaper; a node with more than [`WIDE`] children (a long block or literal) has
+/// them read with one cursor pass instead, since indexing is quadratic in their number.
+/// The walks were the largest cost of extraction after parsing.
 pub(crate) fn walk_pruned<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>) -> bool) {
-    let mut cursor = node.walk();
-    'outer: loop {
-        let n = cursor.node();
-        let descend = !n.is_named() || f(n);
-        if descend && cursor.goto_first_child() {
+    // Nodes still to visit, the next one last.
+    let mut stack = vec![node];
+    let mut wide = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.is_named() && !f(n) {
             continue;
         }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-        }
+        push_children(n, &mut stack, &mut wide);
+    }
+}
+
+/// A node with more children than this has them read with a cursor (see [`walk_pruned`]).
+const WIDE: usize = 16;
+
+/// Pushes `n`'s children on `stack`, last child first, so that they are popped in order.
+fn push_children<'t>(n: Node<'t>, stack: &mut Vec<Node<'t>>, wide: &mut Vec<Node<'t>>) {
+    let count = n.child_count();
+    if count <= WIDE {
+        stack.extend((0..count).rev().filter_map(|i| n.child(i)));
+    } else {
+        let mut cursor = n.walk();
+        wide.clear();
+        wide.extend(n.children(&mut cursor));
+        stack.extend(wide.drain(..).rev());
     }
 }
 
@@ -720,24 +746,13 @@ pub(crate) fn kind_id(language: &tree_sitter::Language, kind: &str) -> u16 {
     language.id_for_node_kind(kind, true)
 }
 
-/// Visits every named node under `node` (depth first, `node` included), with one cursor
-/// and no allocation per node.
+/// Visits every named node under `node` (depth first, `node` included), as
+/// [`walk_pruned`] does.
 pub(crate) fn walk<'t>(node: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
-    let mut cursor = node.walk();
-    'outer: loop {
-        let n = cursor.node();
-        if n.is_named() {
-            f(n);
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-        }
-    }
+    walk_pruned(node, &mut |n| {
+        f(n);
+        true
+    });
 }
 
 #[cfg(test)]
