@@ -15,6 +15,7 @@ mod output;
 mod progress;
 mod settings;
 mod store;
+mod treealloc;
 
 use std::process::ExitCode;
 
@@ -26,32 +27,8 @@ use clap::Parser;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[allow(unsafe_code)]
-unsafe extern "C" {
-    fn mi_malloc(size: usize) -> *mut std::ffi::c_void;
-    fn mi_calloc(count: usize, size: usize) -> *mut std::ffi::c_void;
-    fn mi_realloc(p: *mut std::ffi::c_void, size: usize) -> *mut std::ffi::c_void;
-    fn mi_free(p: *mut std::ffi::c_void);
-}
-
-/// Tree-sitter's C allocations (every node of every parse tree) through mimalloc too.
-/// Before anything else: a tree allocated by one allocator must be freed by it.
-#[allow(unsafe_code)]
-fn tree_sitter_allocator() {
-    // SAFETY: called first in `main`, before any parser, tree or query exists and before
-    // any other thread starts; the four functions are mimalloc's, a matching set.
-    unsafe {
-        tree_sitter::set_allocator(
-            Some(mi_malloc),
-            Some(mi_calloc),
-            Some(mi_realloc),
-            Some(mi_free),
-        );
-    }
-}
-
 fn main() -> ExitCode {
-    tree_sitter_allocator();
+    treealloc::install();
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let args = match cli::Cli::try_parse_from(&argv) {
         Ok(args) => args,

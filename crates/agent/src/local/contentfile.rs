@@ -47,7 +47,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use super::content::{self, ContentIndex, Postings};
-use super::framed::{Frame, Opened, digest_of};
+use super::framed::{Body, Frame, Opened, digest_of};
 use super::lexfile::{
     LexFileError, SectionRef, Stored, Terms, hash8, hash16, len_u32, put_u32, read_at, records,
     term_table, u32_at, u64_at, write_replacing,
@@ -172,12 +172,6 @@ pub fn refresh(idx: &LexIndex, pre: Option<content::Precount>) {
 
 /// Writes `content`, built in memory for the lexical index `idx` (which must have been
 /// written: the content file is keyed by it). A failed write is a warning.
-pub(super) fn save_built(idx: &LexIndex, content: &ContentIndex) {
-    if let Some(stored) = idx.stored() {
-        save_or_warn(stored, content);
-    }
-}
-
 /// Writes `content` beside the lexical file `stored`; a failed write is a warning (the
 /// index still answers from memory). Whether it was written.
 fn save_or_warn(stored: &Stored, content: &ContentIndex) -> bool {
@@ -236,8 +230,23 @@ pub(crate) fn save(path: &Path, stored: &Stored, content: &ContentIndex) -> std:
     write_replacing(path, &encode(stored, content)?)
 }
 
+/// Writes the body [`encode_body`] gave for the content index of the lexical index
+/// `stored`, beside it.
+pub(super) fn save_body(stored: &Stored, body: Body) -> std::io::Result<()> {
+    let (parts, _) = frame(&[stored.store_key, stored.id]).parts(body)?;
+    write_replacing(&path_for(&stored.path), &parts)
+}
+
 /// The file's bytes: prefix and header, then each section.
 fn encode(stored: &Stored, content: &ContentIndex) -> std::io::Result<Vec<Vec<u8>>> {
+    let (parts, _) =
+        frame(&[stored.store_key, stored.id]).parts(encode_body(&stored.root, content)?)?;
+    Ok(parts)
+}
+
+/// The file's header and sections for the repository at `root` (all but the prefix,
+/// which holds the keys).
+pub(super) fn encode_body(root: &Path, content: &ContentIndex) -> std::io::Result<Body> {
     let Some(memory) = content.memory() else {
         return Err(std::io::Error::other(
             "only a content index built in memory is written",
@@ -276,16 +285,16 @@ fn encode(stored: &Stored, content: &ContentIndex) -> std::io::Result<Vec<Vec<u8
             .map(|(sec, bytes)| (bytes.as_slice(), sec.hashed_whole())),
     );
     let header = Header {
-        root: stored.root.to_string_lossy().into_owned(),
+        root: root.to_string_lossy().into_owned(),
         files: len_u32(content.lengths().len())?,
         read: len_u32(content.files_read())?,
         sections: refs,
     };
     let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
-    let (head, _) = frame(&[stored.store_key, stored.id]).head(&header)?;
-    let mut out = vec![head];
-    out.extend(sections);
-    Ok(out)
+    Ok(Body {
+        header,
+        sections: sections.into(),
+    })
 }
 
 /// Opens the content file at `path` written for the lexical index `stored` over `files`

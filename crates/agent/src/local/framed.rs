@@ -41,6 +41,24 @@ pub(super) struct Frame<'a> {
     pub keys: &'a [[u8; 16]],
 }
 
+/// A file's header and sections, encoded: everything but the prefix, whose keys (the
+/// code store's key) may be known only later. `explore index` encodes its lexical and
+/// content files while the code store is written, and adds the prefix once the store's
+/// key is known.
+pub(super) struct Body {
+    /// The postcard header.
+    pub header: Vec<u8>,
+    /// The sections, in file order.
+    pub sections: Vec<Vec<u8>>,
+}
+
+impl Body {
+    /// The file's id: the blake3 of its header, which does not depend on the prefix.
+    pub fn id(&self) -> [u8; 16] {
+        hash16(&self.header)
+    }
+}
+
 /// A file whose prefix and header were checked.
 pub(super) struct Opened {
     /// The open file, for reading sections.
@@ -92,6 +110,16 @@ impl Frame<'_> {
         head.extend_from_slice(&id);
         head.extend_from_slice(header);
         Ok((head, id))
+    }
+
+    /// The whole file's bytes, in order: the prefix and header, then `body`'s sections;
+    /// and its id.
+    pub fn parts(&self, body: Body) -> std::io::Result<(Vec<Vec<u8>>, [u8; 16])> {
+        let (head, id) = self.head(&body.header)?;
+        let mut out = Vec::with_capacity(body.sections.len() + 1);
+        out.push(head);
+        out.extend(body.sections);
+        Ok((out, id))
     }
 
     /// Opens `path` and checks its prefix against this frame (kind, version, build, keys)

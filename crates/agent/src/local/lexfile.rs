@@ -48,7 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use explore_tools::code::CodeTool;
 
-use super::framed::{Frame, Opened, digest_of};
+use super::framed::{Body, Frame, Opened, digest_of};
 use super::rank::{Backing, Corpus, LexIndex, Memory, Parts, Posting, SymbolInfo};
 use super::{content, contentfile, corpus, lexical};
 
@@ -218,15 +218,62 @@ pub(super) fn extend(
 
 /// The lexical and content indexes built in memory by `explore index` from the graph it
 /// has just linked, while the code store was written ([`content::Precount`] as the code
-/// index's `TextSink`): only their writes wait for the store's key.
+/// index's `TextSink`), and their files encoded: only the files' prefixes (which hold the
+/// store's key) and their writes wait for the store.
 pub(super) struct Prebuilt {
-    pub(super) lex: Built,
-    pub(super) content: content::ContentIndex,
+    /// The lexical file's header and sections.
+    lex: std::io::Result<Body>,
+    /// The content file's.
+    content: std::io::Result<Body>,
+}
+
+impl Prebuilt {
+    /// Writes both files at `path` (the lexical one) and beside it, keyed by the code
+    /// store's `store_key`, each on its own core. The content file is keyed by the
+    /// lexical file's id, which its header decides, so neither waits for the other; a
+    /// content file written beside a lexical file that could not be written is removed.
+    fn write(self, path: &Path, root: &Path, store_key: [u8; 16]) {
+        let Prebuilt {
+            lex: lex_body,
+            content: content_body,
+        } = self;
+        let lex_body = match lex_body {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!("cannot write the lexical index {} ({e})", path.display());
+                return;
+            }
+        };
+        let stored = Stored {
+            path: path.to_path_buf(),
+            root: root.to_path_buf(),
+            store_key,
+            id: lex_body.id(),
+        };
+        let (lex_saved, content_saved) = rayon::join(
+            || {
+                let (parts, _) = frame(&[store_key]).parts(lex_body)?;
+                write_replacing(path, &parts)
+            },
+            || content_body.and_then(|b| contentfile::save_body(&stored, b)),
+        );
+        if let Err(e) = content_saved {
+            tracing::warn!(
+                "cannot write the content index {} ({e})",
+                contentfile::path_for(path).display()
+            );
+        }
+        if let Err(e) = lex_saved {
+            tracing::warn!("cannot write the lexical index {} ({e})", path.display());
+            let _ = std::fs::remove_file(contentfile::path_for(path));
+        }
+    }
 }
 
 /// Builds [`Prebuilt`] from `graph`: the lexical index and, beside it on the other core,
 /// the content index from the counts `pre` took (the files they hold are known before
-/// either is built).
+/// either is built); then encodes both files but for their prefixes, so that after the
+/// store only the writes are left.
 pub(super) fn prebuild(
     graph: &explore_tools::code::CodeGraph,
     pre: &content::Precount,
@@ -250,10 +297,11 @@ pub(super) fn prebuild(
             )
         },
     );
-    Some(Prebuilt {
-        lex: Built { idx, stats },
-        content,
-    })
+    let (lex, content) = rayon::join(
+        || encode_body(&root, &idx, &stats),
+        || contentfile::encode_body(&root, &content),
+    );
+    Some(Prebuilt { lex, content })
 }
 
 /// Writes the index for the code index `code` has just refreshed, and its content part
@@ -269,14 +317,18 @@ pub fn refresh(code: &CodeTool, root: &Path) {
 /// lexical index takes its file list, the content index its counts.
 pub fn refresh_with(code: &CodeTool, root: &Path, pre: Option<content::Precount>) {
     let pre = pre.filter(|p| p.root() == root);
+    let at = std::time::Instant::now();
     let (Some(path), Some(store)) = (code.cache_path().map(|c| path_for(&c)), code.fresh_store())
     else {
         return;
     };
+    tracing::debug!(
+        "lexical index: the code store checked fresh in {:.2?}",
+        at.elapsed()
+    );
     if let Some(built) = pre.as_ref().and_then(content::Precount::take_built) {
         let started = std::time::Instant::now();
-        built.lex.save(&path, root, store.key());
-        contentfile::save_built(&built.lex.idx, &built.content);
+        built.write(&path, root, store.key());
         tracing::debug!(
             "lexical and content indexes built beside the store, written in {:.2?}",
             started.elapsed()
@@ -492,6 +544,15 @@ fn encode(
     idx: &LexIndex,
     sources: &[SourceStat],
 ) -> std::io::Result<(Vec<Vec<u8>>, [u8; 16])> {
+    frame(&[store_key]).parts(encode_body(root, idx, sources)?)
+}
+
+/// The file's header and sections (all but the prefix, which holds the store's key).
+pub(super) fn encode_body(
+    root: &Path,
+    idx: &LexIndex,
+    sources: &[SourceStat],
+) -> std::io::Result<Body> {
     let Some(memory) = idx.backing().memory() else {
         return Err(std::io::Error::other(
             "only an index built in memory is written",
@@ -531,10 +592,10 @@ fn encode(
         sections: refs,
     };
     let header = postcard::to_stdvec(&header).map_err(std::io::Error::other)?;
-    let (head, id) = frame(&[store_key]).head(&header)?;
-    let mut out = vec![head];
-    out.extend(sections.into_iter().map(|(_, b)| b));
-    Ok((out, id))
+    Ok(Body {
+        header,
+        sections: sections.into_iter().map(|(_, b)| b).collect(),
+    })
 }
 
 /// The term table of sorted `terms` with their df, and the offsets of their postings

@@ -19,6 +19,9 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
     super::guard(&dir, global)?;
     let root = RepoRoot::new(&dir)?;
     let root_path = root.path().to_path_buf();
+    // This process exits once the indexes are written: what the build no longer needs is
+    // left to the exit, not freed (see `exit_after_build`).
+    explore_tools::code::exit_after_build();
     let tool = CodeTool::new(root, IndexOptions::default());
     if args.background {
         // One builder per cache; the others have nothing to add.
@@ -71,6 +74,8 @@ pub fn run(global: &GlobalArgs, args: &IndexArgs) -> Result<u8> {
             out!("{}", human_push(cfg, p));
         }
     }
+    // The graph (hundreds of thousands of allocations) goes with the process.
+    std::mem::forget(tool);
     Ok(0)
 }
 

@@ -51,8 +51,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub use answer::CodeAnswer;
-pub use extract::{ExtractError, FileFacts, count_lines, extract, parse_only};
-pub use index::{FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, TextSink, cache_path};
+pub use extract::{
+    ExtractError, FileFacts, TreeHeap, count_lines, extract, parse_only, set_tree_heap,
+};
+pub use index::{
+    FORMAT_VERSION, IndexStats, MAX_FILE_BYTES, TextSink, cache_path, exit_after_build,
+};
 pub use lazy::{StoreError, StoreFile, store_path};
 pub use link::{GraphData, MAX_NAME_MATCHES};
 pub use model::{Edge, EdgeKind, FileId, FileInfo, Kind, Language, Symbol, SymbolId};
