@@ -755,12 +755,23 @@ fn uses_of(texts: &[(String, String)], name: &str, calls: bool) -> Vec<(TextHit,
         let mut called = Vec::new();
         // Inside a Rust `#[cfg(test)]` module the uses are tests.
         let mut test_from = usize::MAX;
+        // Inside a multi-line import (`from x import (`, `import {`, `use a::{`) the names
+        // are imported, not used.
+        let mut importing = false;
         for (i, l) in lines.iter().enumerate() {
             let t = l.trim_start();
             if t.starts_with("#[cfg(test)]") && test_from == usize::MAX {
                 test_from = i;
             }
+            let in_import = importing;
+            if importing {
+                importing = !l.contains([')', '}']);
+            } else if is_import(t) {
+                importing =
+                    (t.contains('(') && !t.contains(')')) || (t.contains('{') && !t.contains('}'));
+            }
             if !l.contains(name)
+                || in_import
                 || is_comment(t)
                 || is_import(t)
                 || defines(l, name).is_some()
@@ -772,6 +783,12 @@ fn uses_of(texts: &[(String, String)], name: &str, calls: bool) -> Vec<(TextHit,
             let mut call = false;
             let mut write = false;
             for p in word_positions(l, name) {
+                // A name in quotes (`__all__ = ['NAME']`, a dict key) is text, not a use.
+                let quoted = |c: Option<char>| matches!(c, Some('\'' | '"' | '`'));
+                if quoted(l[..p].chars().next_back()) && quoted(l[p + name.len()..].chars().next())
+                {
+                    continue;
+                }
                 any = true;
                 let rest = l[p + name.len()..].trim_start();
                 if rest.starts_with('(') || rest.starts_with("!(") || rest.starts_with("::<") {
@@ -1257,6 +1274,24 @@ mod tests {
         let py = "class Client:\n    retry_count = 3\n    timeout: float = 1.0\n\n    def run(self):\n        return self.retry_count\n";
         let texts = vec![("client.py".to_string(), py.to_string())];
         let got: Vec<u32> = usages(&texts, "retry_count", false, Access::Any)
+            .iter()
+            .map(|h| h.line)
+            .collect();
+        assert_eq!(got, [6]);
+    }
+
+    #[test]
+    fn imported_and_quoted_names_are_no_uses() {
+        let py = "from .events import (\n    JobEvent, EVENT_JOB_MISSED,\n    EVENT_JOB_ERROR)\n__all__ = ['EVENT_JOB_MISSED']\n\ndef run(job):\n    emit(EVENT_JOB_MISSED, job)\n";
+        let texts = vec![("executors/base.py".to_string(), py.to_string())];
+        let got: Vec<u32> = usages(&texts, "EVENT_JOB_MISSED", false, Access::Any)
+            .iter()
+            .map(|h| h.line)
+            .collect();
+        assert_eq!(got, [7]);
+        let ts = "import {\n  skipToken,\n  noop,\n} from './utils'\n\nif (fn === skipToken) {}\n";
+        let texts = vec![("src/a.ts".to_string(), ts.to_string())];
+        let got: Vec<u32> = usages(&texts, "skipToken", false, Access::Any)
             .iter()
             .map(|h| h.line)
             .collect();

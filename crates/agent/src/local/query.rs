@@ -544,6 +544,16 @@ const USE_PARTICIPLES: &[&str] = &[
     "honoured",
     "respected",
     "consumed",
+    // events and messages
+    "emitted",
+    "fired",
+    "dispatched",
+    "sent",
+    "published",
+    "triggered",
+    "posted",
+    "broadcast",
+    "logged",
 ];
 
 /// Whether the question asks where something is caught ("which places catch X", "where is
@@ -664,6 +674,8 @@ const CUES: &[(&[&str], Build)] = &[
             "call",
             "calls",
             "calling",
+            "check",
+            "checks",
             "instantiate",
             "instantiates",
             "construct",
@@ -778,7 +790,11 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
         .map(String::as_str)
         // "call sites of X": the sites are the calls.
         .skip_while(|w| {
-            is_cue_glue(&w.to_lowercase()) || matches!(*w, "with" | "in" | "by" | "site" | "sites")
+            is_cue_glue(&w.to_lowercase())
+                || matches!(
+                    *w,
+                    "with" | "in" | "by" | "site" | "sites" | "for" | "against"
+                )
         })
         .filter(|w| !matches!(w.to_lowercase().as_str(), "have" | "has"))
         .take_while(|w| !ends_name_clause(&w.to_lowercase()))

@@ -628,8 +628,22 @@ pub(super) fn lives_in(h: &Hit, word: &str) -> bool {
     let mut segments: Vec<&str> = path.split('/').collect();
     let file = segments.pop().unwrap_or("");
     let stem = file.split('.').next().unwrap_or(file);
+    // A directory may say it in the plural (`schedulers/` for "scheduler").
+    let same = |d: &str| d == word || d.strip_suffix('s') == Some(word.as_str());
+    // "scheduler.add_job": a lower-case qualifier is often the variable a user holds the
+    // owner in, named for a word of its type (`BaseScheduler`).
+    let owner_word = h
+        .name
+        .as_deref()
+        .and_then(|n| n.rsplit_once('.'))
+        .is_some_and(|(owner, _)| {
+            text::split_words(owner)
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(&word))
+        });
     in_qname
-        || segments.iter().any(|d| *d == word)
+        || owner_word
+        || segments.iter().any(|d| same(d))
         || stem.trim_start_matches('_') == word
         || stem.split(['_', '-']).any(|w| w == word)
 }
