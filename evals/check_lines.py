@@ -3,7 +3,10 @@
 #   python3 evals/check_lines.py evals/heldout4/*.toml   (any round: heldout4, heldout5, …)
 # ctags tags Go, Python, TypeScript and Rust (round 7 added the last two; universal-ctags
 # 5.9 misses TypeScript class members declared after a `#private` field, so a `-` there is
-# not a missing definition: round 7's notes name the TypeScript compiler's line instead).
+# not a missing definition: round 7's notes name the TypeScript compiler's line instead),
+# and JavaScript and Java (round 8; ctags 5.9 drops a few JavaScript methods after object
+# destructuring, e.g. luxon's DateTime.fromISO, whose notes name the TypeScript compiler's
+# line).
 import os, re, subprocess, sys, tomllib
 
 bad_total = 0
@@ -11,7 +14,7 @@ for suite in sys.argv[1:]:
     d = tomllib.load(open(suite, 'rb'))
     repo = os.path.normpath(os.path.join(os.path.dirname(suite), d['suite']['repo']))
     tags = {}
-    out = subprocess.run(['ctags', '-R', '--fields=+n', '--languages=Go,Python,TypeScript,Rust', '-f', '-', '.'],
+    out = subprocess.run(['ctags', '-R', '--fields=+n', '--languages=Go,Python,TypeScript,Rust,JavaScript,Java', '-f', '-', '.'],
                          cwd=repo, capture_output=True).stdout.decode('utf-8', 'replace')
     for line in out.splitlines():
         p = line.split('\t')
