@@ -1674,6 +1674,16 @@ pub fn parse_opts(
                 }
                 A::Val | A::Path => {
                     let rest: String = chars[j..].iter().collect();
+                    if old_count_syntax(prog, &chars[..j - 1]) {
+                        // head and tail read `-5c` as "5 bytes" (their old syntax): the
+                        // letter is a unit and the next word is a file, which we would
+                        // otherwise have taken, unchecked, as the value of `-c`.
+                        let n: String = chars[..j - 1].iter().collect();
+                        return Err(format!(
+                            "`{prog} -{n}{c}` is {prog}'s old syntax for a count of {n}, so the word after it would be read as a file, not as the value of `-{c}`; write `{prog} -{c} {n} FILE`"
+                        )
+                        .into());
+                    }
                     let value = if rest.is_empty() {
                         let v = args
                             .get(i)
@@ -1697,6 +1707,13 @@ pub fn parse_opts(
         }
     }
     Ok(out)
+}
+
+/// Whether a cluster that starts with `before` (the characters ahead of an option that
+/// takes a value) is head's or tail's old `-NUM[bcklm]…` form, in which the letter after
+/// the count is a unit and takes no value.
+fn old_count_syntax(prog: &str, before: &[char]) -> bool {
+    matches!(prog, "head" | "tail") && !before.is_empty() && before.iter().all(char::is_ascii_digit)
 }
 
 fn unknown_option(prog: &str, opt: &str, spec: &Spec) -> Blocked {

@@ -628,6 +628,13 @@ pub const BLOCKED: &[(&str, &str)] = &[
     // tree prints the tab-indented lines of `.info` files next to matching names; an
     // `.info` linked to `~/.gitconfig` would print its settings.
     ("tree --info", "`.info` files"),
+    // Red team, stop 27. head and tail read `-5c` as "5 bytes" (their old syntax), so the
+    // next word is a file, not the value of `-c`: it must be path-checked as one.
+    ("head -5c .env", "old syntax"),
+    ("tail -8c .env", "old syntax"),
+    ("head -99c ../outside/sentinel.txt", "old syntax"),
+    ("tail -99c link_out/sentinel.txt", "old syntax"),
+    ("head -5c passwd", "old syntax"),
 ];
 
 #[test]
