@@ -399,14 +399,21 @@ pub fn vet(
             revs.push(a.clone());
         }
     }
-    // A blob named by its id shows a file's contents without a path to check.
+    // A blob named without its path (an id, `ID^{}`, a tag that points at it, either
+    // side of `A..B`) shows a file's contents without a path to check. Each revision is
+    // resolved by git itself, tags peeled, since spellings are endless.
     if matches!(sub.as_str(), "show" | "diff" | "log" | "grep") {
-        for r in &revs {
-            let hexish = r.len() >= 4 && r.chars().all(|c| c.is_ascii_hexdigit());
-            if hexish && object_type(git_bin, ctx, r).as_deref() == Some("blob") {
+        for r in revs.iter().filter(|r| !r.starts_with('-')) {
+            for side in rev_sides(r) {
+                let peeled = format!("{side}^{{}}");
+                if object_type(git_bin, ctx, &peeled).as_deref() != Some("blob") {
+                    continue;
+                }
+                let hexish = side.len() >= 4 && side.chars().all(|c| c.is_ascii_hexdigit());
                 return Err(Blocked::secrets(format!(
-                    "`{}` is a file's contents (a blob) named by id, which bypasses the path checks; use `git show REV:path`",
-                    escape_for_display(r)
+                    "`{}` is a file's contents (a blob) named {}, which bypasses the path checks; use `git show REV:path`",
+                    escape_for_display(r),
+                    if hexish { "by id" } else { "without its path" }
                 )));
             }
         }
@@ -488,6 +495,24 @@ fn check_rev_path(a: &str) -> Result<(), Blocked> {
         )));
     }
     Ok(())
+}
+
+/// The objects a revision argument names: both ends of `A..B` and `A...B`, without a
+/// leading `^` (exclusion); `REV:path` is left out (its path is checked by name).
+fn rev_sides(rev: &str) -> Vec<&str> {
+    if rev.contains(':') {
+        return Vec::new();
+    }
+    let (a, b) = match rev.split_once("...").or_else(|| rev.split_once("..")) {
+        Some((a, b)) => (a, Some(b)),
+        None => (rev, None),
+    };
+    [Some(a), b]
+        .into_iter()
+        .flatten()
+        .map(|s| s.trim_start_matches('^'))
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// `git cat-file -t REV`, run directly with the safe settings (it reads, never executes).

@@ -903,9 +903,36 @@ fn a_secret_blob_named_by_id_is_refused() {
         assert!(err.starts_with("Command blocked: `"), "{err}");
         assert!(err.contains("(a blob) named by id"), "{err}");
     }
+    // Every other spelling of the same blob: a peeled id, a tag that points at it.
+    std::process::Command::new("git")
+        .args(["tag", "envtag", &sha])
+        .current_dir(f.root.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    for cmd in [
+        format!("git show {sha}^{{}}"),
+        format!("git show {}^{{blob}}", &sha[..8]),
+        format!("git diff {sha}^{{}} {}^{{}}", &sha[..10]),
+        format!("git grep -n . {sha}^{{}}"),
+        "git show envtag".to_string(),
+        "git show envtag^{}".to_string(),
+        format!("git log -p {sha}^{{}}"),
+    ] {
+        let err = f.run(&cmd).unwrap_err().to_string();
+        assert!(err.starts_with("Command blocked: `"), "{cmd}: {err}");
+        assert!(
+            err.contains("(a blob) named without its path"),
+            "{cmd}: {err}"
+        );
+        assert!(!err.contains(SECRET), "{cmd}: {err}");
+    }
     for cmd in [
         format!("git cat-file -p {sha}"),
         format!("git cat-file -p {}", &sha[..8]),
+        format!("git cat-file -p {sha}^{{}}"),
+        "git cat-file -p envtag".to_string(),
     ] {
         let err = f.run(&cmd).unwrap_err().to_string();
         assert!(err.starts_with("Command blocked: `"), "{err}");
