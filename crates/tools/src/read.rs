@@ -107,6 +107,12 @@ impl Tool for ReadTool {
         if let Some(why) = secrets::refusal(std::path::Path::new(&a.file), &resolved.abs, &meta) {
             return Err(ToolError::refused(why));
         }
+        if secrets::is_git_config(&resolved.rel) {
+            return Err(ToolError::refused(format!(
+                "Refused: {}.",
+                secrets::git_config_refusal(&escape_for_display(&a.file), &resolved.rel)
+            )));
+        }
         if !meta.is_file() {
             return Err(ToolError::refused(format!(
                 "`{}` is not a regular file (a device, socket or pipe); it cannot be read.",

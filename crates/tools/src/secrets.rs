@@ -135,6 +135,75 @@ pub fn is_multiply_linked(meta: &Metadata) -> bool {
     }
 }
 
+/// Whether the repo-relative, resolved path `rel` is inside a git directory: a component
+/// named `.git` (the repository's own, or a nested repository's).
+pub fn in_git_dir(rel: &str) -> bool {
+    rel.split('/').any(|c| c == ".git")
+}
+
+/// Whether the repo-relative, resolved path `rel` is one of git's configuration files:
+/// `config` or `config.worktree` inside a git directory (`.git/config`, a submodule's
+/// `.git/modules/NAME/config`, a worktree's settings, a nested repository's). They can
+/// hold credentials (a token in a remote URL, the `http.extraheader` that CI checkouts
+/// write into the repository's config and each submodule's), so only `git config`, which
+/// redacts them, shows them.
+pub fn is_git_config(rel: &str) -> bool {
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    matches!(name, "config" | "config.worktree") && in_git_dir(dir)
+}
+
+/// Every git configuration file ([`is_git_config`]) of the git directory `dotgit`: its
+/// `config` and `config.worktree`, and those of its submodules (`modules/…`, nested ones
+/// included) and worktrees (`worktrees/…`). Object, ref, log and hook stores are not
+/// walked; at most [`MAX_GIT_DIR_WALK`] entries are looked at.
+pub fn git_config_files(dotgit: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dotgit.to_path_buf()];
+    let mut seen = 0usize;
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in rd.filter_map(Result::ok) {
+            seen += 1;
+            if seen > MAX_GIT_DIR_WALK {
+                return out;
+            }
+            let Ok(t) = entry.file_type() else { continue };
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if t.is_dir() {
+                if !matches!(
+                    name.as_ref(),
+                    "objects" | "refs" | "logs" | "hooks" | "info" | "lfs" | "rr-cache"
+                ) {
+                    stack.push(entry.path());
+                }
+            } else if t.is_file() && matches!(name.as_ref(), "config" | "config.worktree") {
+                out.push(entry.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Most entries of a git directory [`git_config_files`] looks at.
+pub const MAX_GIT_DIR_WALK: usize = 20_000;
+
+/// Why a git configuration file's contents are not shown, for the model: `shown` is the
+/// path as the model gave it (escaped), `rel` the resolved repo-relative path.
+pub fn git_config_refusal(shown: &str, rel: &str) -> String {
+    let how = if rel == ".git/config" {
+        "`git config --list`".to_string()
+    } else {
+        format!("`git config --file {rel} --list`")
+    };
+    format!(
+        "`{shown}` is a git configuration file, which can hold credentials (tokens in remote URLs, extra headers); read it with {how} (bash), which redacts them"
+    )
+}
+
 /// The model-facing reason a file's contents may not be shown, checking both the name the
 /// model used and the name the path resolved to (a link named `notes.txt` may point at
 /// `.env`), and the link count. `None` when the file may be shown.

@@ -421,6 +421,54 @@ fn read_refuses_secrets_and_hard_links() {
     assert!(e.to_string().contains("hard link"), "{e}");
 }
 
+/// git's configuration files can hold credentials (a token in a remote URL, the
+/// extraheader CI checkouts write, into each submodule's config too): `read` refuses them
+/// and points to `git config`, which redacts them.
+#[test]
+fn read_refuses_git_configuration_files() {
+    let f = fixture();
+    let root = f.reg.root().path().to_path_buf();
+    let token = "AUTHORIZATION: basic c2VjcmV0";
+    write(
+        &root.join(".git/config"),
+        &format!("[http]\n\textraheader = {token}\n"),
+    );
+    write(
+        &root.join(".git/config.worktree"),
+        &format!("[http]\n\textraheader = {token}\n"),
+    );
+    write(
+        &root.join(".git/modules/lib/config"),
+        &format!("[http]\n\textraheader = {token}\n"),
+    );
+    write(
+        &root.join("vendor/x/.git/config"),
+        &format!("[http]\n\textraheader = {token}\n"),
+    );
+    write(&root.join(".git/HEAD"), "ref: refs/heads/main\n");
+    symlink(".git/config", root.join("settings.ini")).unwrap();
+    for file in [
+        ".git/config",
+        ".git/./config",
+        ".git/config.worktree",
+        ".git/modules/lib/config",
+        "vendor/x/.git/config",
+        "settings.ini",
+    ] {
+        let e = read(&f, json!({ "file": file })).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Refused, "{file}: {e}");
+        let msg = e.to_string();
+        assert!(msg.contains("git config"), "{file}: {msg}");
+        assert!(!msg.contains(token), "{file}: {msg}");
+    }
+    // git's other files are not configuration.
+    assert!(
+        read(&f, json!({"file": ".git/HEAD"}))
+            .unwrap()
+            .contains("ref: refs/heads/main")
+    );
+}
+
 #[test]
 fn read_pages_a_spilled_output() {
     let f = fixture();

@@ -1113,7 +1113,15 @@ fn vet_config(rest: &[String], ctx: &Ctx<'_>) -> Result<(Vec<String>, OutputFilt
                         v
                     }
                 };
-                ctx.check_path(&file, "git config --file")?;
+                // git's own configuration files are refused to every other program
+                // (they can hold credentials); `git config` redacts them.
+                let git_config = ctx
+                    .root
+                    .resolve(&ctx.join(&file))
+                    .is_ok_and(|r| secrets::is_git_config(&r.rel));
+                if !git_config {
+                    ctx.check_path(&file, "git config --file")?;
+                }
                 scoped = true;
             }
             "--global" | "--system" => {

@@ -163,6 +163,9 @@ struct Lazy {
     confinement: OnceLock<Chosen>,
     /// Masked files (secrets by name, multiply-linked), repo-relative.
     masked: OnceLock<Vec<String>>,
+    /// git's configuration files: the repository's, its submodules' and worktrees', and
+    /// those of nested repositories (absolute).
+    git_configs: OnceLock<Vec<PathBuf>>,
     /// `-c` overrides for the repository's filter and diff drivers.
     git_drivers: OnceLock<Vec<String>>,
     /// Absolute paths of the allowed programs.
@@ -354,20 +357,26 @@ impl BashTool {
         }
     }
 
-    /// Masked files for the OS confinement: the secrets, and the repository's git config
-    /// (git itself runs with the whole repository; everything else sees its config only
-    /// through `git config`, which redacts credentials).
+    /// Masked files for the OS confinement: the secrets, and git's configuration files
+    /// (git itself runs with the whole repository; everything else sees them only through
+    /// `git config`, which redacts credentials).
     fn masked_abs(&self) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = self
             .masked()
             .iter()
             .map(|m| self.root.path().join(m))
             .collect();
-        let config = self.root.path().join(policy::GIT_CONFIG);
-        if config.symlink_metadata().is_ok_and(|m| m.is_file()) {
-            out.push(config);
-        }
+        out.extend(self.git_configs().iter().cloned());
         out
+    }
+
+    /// git's configuration files in the repository: those of `.git` and of every nested
+    /// git directory the masked-file scan passes (they are not in [`BashTool::masked`]:
+    /// their base name, `config`, must not become a search exclude).
+    fn git_configs(&self) -> &[PathBuf] {
+        self.lazy
+            .git_configs
+            .get_or_init(|| scan_git_configs(self.root.path()))
     }
 
     fn masked(&self) -> &[String] {
@@ -728,6 +737,33 @@ fn scan_masked(root: &Path) -> Vec<String> {
         }
     }
     out.sort();
+    out
+}
+
+/// git's configuration files: those of the repository's `.git` and of every nested git
+/// directory (a vendored clone, a checked-out submodule), found by the same walk as
+/// [`scan_masked`].
+fn scan_git_configs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .hidden(false)
+        .follow_links(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for (n, entry) in walker.enumerate() {
+        if n > 200_000 {
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        if !entry.file_type().is_some_and(|t| t.is_dir()) {
+            continue;
+        }
+        let dotgit = entry.path().join(".git");
+        if dotgit.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            out.extend(secrets::git_config_files(&dotgit));
+        }
+    }
     out
 }
 
@@ -1287,6 +1323,7 @@ fn collect_findings(tool: &BashTool, text: &str, cwd: &str, out: &mut Vec<Findin
         };
         if !resolved.abs.is_file()
             || secrets::is_secret_path(&resolved.abs)
+            || secrets::is_git_config(&resolved.rel)
             || masked.contains(&resolved.rel)
         {
             continue;

@@ -144,9 +144,10 @@ impl Ctx<'_> {
                         "`{shown}` is {what}, not a regular file; only files and directories can be read"
                     )));
                 }
-                if resolved.rel == GIT_CONFIG {
-                    return Err(Blocked::secrets(format!(
-                        "`{shown}` is the repository's git configuration, which can hold credentials (tokens in remote URLs, extra headers); read it with `git config --list`, which redacts them"
+                if secrets::is_git_config(&resolved.rel) {
+                    return Err(Blocked::secrets(secrets::git_config_refusal(
+                        &shown,
+                        &resolved.rel,
                     )));
                 }
                 if let Some(why) = secrets::refusal(Path::new(&joined), &resolved.abs, &meta) {
@@ -172,13 +173,14 @@ impl Ctx<'_> {
         }
     }
 
-    /// Whether `arg` is the repository's `.git` directory or inside it (symlinks
-    /// resolved). Recursive searches there would read `.git/config` by its short name
-    /// (`config`), which no `--exclude` of ours can tell from other files.
+    /// Whether `arg` is a git directory or inside one, the repository's own or a nested
+    /// repository's (symlinks resolved). Recursive searches there would read git's
+    /// configuration by its short name (`config`), which no `--exclude` of ours can tell
+    /// from other files.
     pub fn in_git_dir(&self, arg: &str) -> bool {
         self.root
             .resolve(&self.join(arg))
-            .is_ok_and(|r| r.rel == ".git" || r.rel.starts_with(".git/"))
+            .is_ok_and(|r| secrets::in_git_dir(&r.rel))
     }
 
     /// Whether `arg` names a directory (symlinks resolved; false when it cannot be
@@ -198,11 +200,9 @@ impl Ctx<'_> {
             )));
         }
         match self.root.resolve(&self.join(arg)) {
-            Ok(r) if r.rel == ".git" || r.rel.starts_with(".git/") => {
-                Err(Blocked::secrets(format!(
-                    "`cd {shown}` enters git's own files, among them its configuration, which can hold credentials; use git commands (`git log`, `git config --list`) from the repository"
-                )))
-            }
+            Ok(r) if secrets::in_git_dir(&r.rel) => Err(Blocked::secrets(format!(
+                "`cd {shown}` enters git's own files, among them its configuration, which can hold credentials; use git commands (`git log`, `git config --list`) from the repository"
+            ))),
             Ok(r) if r.abs.is_dir() => Ok(r.rel),
             Ok(_) => Err(Blocked::path(format!("`cd {shown}`: not a directory"))),
             Err(e) if e.kind() == ErrorKind::NotFound => Err(Blocked::path(format!(
@@ -238,10 +238,6 @@ fn path_reason(msg: &str) -> String {
     let first = after.split(". ").next().unwrap_or(after);
     format!("{first}; only paths inside the repository may be used")
 }
-
-/// The repository's own git configuration, repo-relative: its contents are shown only
-/// through `git config`, which redacts credentials.
-pub const GIT_CONFIG: &str = ".git/config";
 
 /// The programs that may run; everything else is refused with a reason.
 pub const ALLOWED: &[&str] = &[
@@ -1871,8 +1867,9 @@ fn vet_positionals(
             // rg adds every `--iglob` after every `--glob`, and the last matching glob
             // wins: masks given as `--glob` would lose to a user's `--iglob '*'`, so
             // they are `--iglob`s, after the user's.
-            let mut extra: Vec<String> =
-                vec!["--no-config".into(), format!("--iglob=!**/{GIT_CONFIG}")];
+            // `!.git` prunes every git directory (`--hidden` searches them otherwise),
+            // whose configuration files can hold credentials.
+            let mut extra: Vec<String> = vec!["--no-config".into(), "--iglob=!.git".into()];
             extra.extend(secrets::secret_globs().map(|g| format!("--iglob=!{g}")));
             extra.extend(ctx.masked.iter().map(|m| format!("--iglob=!{}", base(m))));
             insert_last(&mut args, extra);

@@ -635,6 +635,17 @@ pub const BLOCKED: &[(&str, &str)] = &[
     ("head -99c ../outside/sentinel.txt", "old syntax"),
     ("tail -99c link_out/sentinel.txt", "old syntax"),
     ("head -5c passwd", "old syntax"),
+    // git's other configuration files hold credentials like `.git/config`.
+    ("cat .git/modules/vendor/lib/config", "git config --file"),
+    ("grep -n TOKEN .git/config.worktree", "git config --file"),
+    (
+        "head .git/modules/vendor/../vendor/lib/config",
+        "git config --file",
+    ),
+    (
+        "cd .git/modules && cat vendor/lib/config",
+        "git's own files",
+    ),
 ];
 
 #[test]
@@ -1201,4 +1212,62 @@ fn an_expansion_into_too_many_words_is_refused() {
         f.ok("cat $(cat docs/notes.txt) | wc -l")
             .starts_with("0\ncat: alpha: No such file")
     );
+}
+
+/// A repository that holds another one (a vendored clone with its own `.git`): that
+/// repository's configuration is as secret as ours. Naming it is refused, searches and
+/// `xargs` skip it, and the OS confinement hides it, under each confinement.
+#[test]
+fn git_config_files_of_nested_repositories_are_masked() {
+    use explore_tools::bash::{BashOptions, BashTool, Confinement};
+    use explore_tools::{RepoRoot, Tool};
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    std::fs::write(repo.join("main.go"), "package main\n").unwrap();
+    let nested = repo.join("third_party/lib/.git");
+    std::fs::create_dir_all(nested.join("modules/sub")).unwrap();
+    std::fs::write(nested.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    let cfg = format!("[http]\n\textraheader = AUTHORIZATION: basic {TOKEN}\n");
+    std::fs::write(nested.join("config"), &cfg).unwrap();
+    std::fs::write(nested.join("modules/sub/config"), &cfg).unwrap();
+    for c in [Confinement::Auto, Confinement::Off] {
+        let tool = BashTool::new(
+            RepoRoot::new(repo).unwrap(),
+            BashOptions {
+                confinement: c,
+                ..BashOptions::default()
+            },
+        );
+        let run = |cmd: &str| tool.call(&serde_json::json!({ "command": cmd }));
+        for cmd in [
+            "cat third_party/lib/.git/config",
+            "grep -n TOKEN third_party/lib/.git/modules/sub/config",
+            "grep -rn TOKEN third_party/lib/.git",
+            "rg -n TOKEN third_party/lib/.git",
+            "cd third_party/lib/.git",
+        ] {
+            let err = run(cmd).unwrap_err().to_string();
+            assert!(err.starts_with("Command blocked: "), "{c:?} `{cmd}`: {err}");
+            assert!(!err.contains(TOKEN), "{c:?} `{cmd}`: {err}");
+        }
+        for cmd in [
+            "grep -rn TOKEN .",
+            "rg -n --hidden TOKEN",
+            "rg -n --hidden --no-ignore -uu --iglob '*' TOKEN",
+            "find . -type f | xargs cat",
+            "cat third_party/lib/.git/*",
+            "head -c 300 third_party/lib/.git/HEAD third_party/lib/.git/co*",
+        ] {
+            let out = match run(cmd) {
+                Ok(o) => o.text,
+                Err(e) => e.to_string(),
+            };
+            assert!(!out.contains(TOKEN), "{c:?} `{cmd}` leaked:\n{out}");
+        }
+        // The rest of the nested repository reads as before.
+        assert_eq!(
+            run("cat third_party/lib/.git/HEAD").unwrap().text,
+            "ref: refs/heads/main\n"
+        );
+    }
 }

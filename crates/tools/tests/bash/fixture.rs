@@ -198,6 +198,20 @@ impl Fixture {
             out = base.join("outside").display(),
         ));
         fs::write(repo.join(".git/config"), cfg).unwrap();
+        // git's other configuration files hold credentials as well: a submodule's (CI
+        // checkouts write the extraheader into each one) and a worktree's own settings.
+        write(
+            &repo,
+            ".git/modules/vendor/lib/config",
+            &format!(
+                "[http \"https://example.com/\"]\n\textraheader = AUTHORIZATION: basic {TOKEN}\n"
+            ),
+        );
+        write(
+            &repo,
+            ".git/config.worktree",
+            &format!("[http]\n\textraheader = AUTHORIZATION: bearer {TOKEN}\n"),
+        );
         let root = RepoRoot::new(&repo).unwrap();
         let tool = BashTool::new(root.clone(), options);
         Fixture { dir, root, tool }
