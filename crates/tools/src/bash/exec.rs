@@ -5,7 +5,7 @@
 //! from the previous stage, in the repository (or the directory `cd` chose). Every program
 //! gets its own process group (killed whole on timeout), `no_new_privs`,
 //! `RLIMIT_FSIZE=0` (even a write the policy missed cannot put a byte into a file), no
-//! core dumps and a CPU limit. On top of that, one of two OS confinements:
+//! core dumps, a CPU limit and a memory limit ([`MAX_DATA_BYTES`]). On top of that, one of two OS confinements:
 //!
 //! - Landlock ([`super::confine`]): read-only access to the repository (masked files
 //!   left out) and the system directories, nothing else, no TCP, no signals or abstract
@@ -26,6 +26,12 @@ use super::confine;
 
 /// Largest output kept from one stage; the rest is read and dropped.
 pub const MAX_STAGE_BYTES: usize = 8 * 1024 * 1024;
+
+/// Most memory one program may allocate (`RLIMIT_DATA`: heap and private writable
+/// mappings; read-only file mappings such as git's packs do not count). An awk or jq
+/// program that doubles a string would otherwise take the host's memory well within the
+/// deadline; honest commands stay far below it (`sort` sizes its buffer to the limit).
+pub const MAX_DATA_BYTES: u64 = 2 << 30;
 
 /// Directories searched for the allowed programs (never the caller's PATH).
 pub const SYSTEM_DIRS: [&str; 3] = ["/usr/local/bin", "/usr/bin", "/bin"];
@@ -208,6 +214,7 @@ pub fn run(sb: &Sandbox, spec: Spawn<'_>) -> Result<Ran, String> {
             c.args(bwrap_args(sb, spec.cwd))
                 .arg("--")
                 .arg(program_name(spec.program));
+            limit_memory(&mut c);
             c
         }
         None => {
@@ -403,6 +410,36 @@ fn kill_group(pid: u32) {
     }
 }
 
+fn data_limit() -> rustix::process::Rlimit {
+    rustix::process::Rlimit {
+        current: Some(MAX_DATA_BYTES),
+        maximum: Some(MAX_DATA_BYTES),
+    }
+}
+
+/// Under bubblewrap: the memory cap and no core dumps, set on bwrap and inherited by the
+/// program inside (the namespaces give the rest).
+#[allow(unsafe_code)]
+fn limit_memory(cmd: &mut Command) {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec and only makes two
+    // setrlimit system calls on values already in memory: no allocation, no locks.
+    unsafe {
+        cmd.pre_exec(|| {
+            setrlimit(Resource::Data, data_limit())?;
+            setrlimit(
+                Resource::Core,
+                Rlimit {
+                    current: Some(0),
+                    maximum: Some(0),
+                },
+            )?;
+            Ok(())
+        });
+    }
+}
+
 /// Without bwrap: no new privileges, no file growth, no core dumps, bounded CPU, and the
 /// Landlock rules and seccomp filter when there are some. `landlock` is this child's own
 /// copy of the ruleset (a duplicated descriptor) with the rules it came from (for the
@@ -438,6 +475,7 @@ fn limit_child(
             // SAFETY: signal(2) is async-signal-safe and touches only this process.
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             setrlimit(Resource::Core, zero)?;
+            setrlimit(Resource::Data, data_limit())?;
             setrlimit(
                 Resource::Cpu,
                 Rlimit {

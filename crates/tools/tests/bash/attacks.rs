@@ -1271,3 +1271,26 @@ fn git_config_files_of_nested_repositories_are_masked() {
         );
     }
 }
+
+/// A program's own memory is capped (`RLIMIT_DATA`): an awk or jq program that doubles a
+/// string could otherwise take the host's memory within the deadline. This one stops at
+/// 2 GiB (the cap), which is safe to run without the cap too.
+#[test]
+fn a_program_cannot_take_the_hosts_memory() {
+    let cmd = "awk 'BEGIN { s = \"x\"; for (i = 0; i < 31; i++) s = s s; print length(s) }'";
+    for f in [
+        Fixture::new(),
+        Fixture::forced(explore_tools::bash::Confinement::Bubblewrap),
+        Fixture::fallback(),
+    ] {
+        let out = f.ok(cmd);
+        assert!(!out.contains("2147483648"), "{:?}: {out}", f.tool.layers());
+        assert!(
+            out.contains("out of memory"),
+            "{:?}: {out}",
+            f.tool.layers()
+        );
+        // Ordinary commands are far below the cap.
+        assert_eq!(f.ok("head -1 go.mod"), "module example.com/relay\n");
+    }
+}
