@@ -109,7 +109,7 @@ impl Tool for ReadTool {
         }
         if secrets::is_git_config(&resolved.rel) {
             return Err(ToolError::refused(format!(
-                "Refused: {}.",
+                "Refused: {} (a bash command).",
                 secrets::git_config_refusal(&escape_for_display(&a.file), &resolved.rel)
             )));
         }

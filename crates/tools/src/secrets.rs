@@ -200,7 +200,7 @@ pub fn git_config_refusal(shown: &str, rel: &str) -> String {
         format!("`git config --file {rel} --list`")
     };
     format!(
-        "`{shown}` is a git configuration file, which can hold credentials (tokens in remote URLs, extra headers); read it with {how} (bash), which redacts them"
+        "`{shown}` is a git configuration file, which can hold credentials (tokens in remote URLs, extra headers); read it with {how}, which redacts them"
     )
 }
 
