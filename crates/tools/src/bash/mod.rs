@@ -61,6 +61,9 @@ const MAX_GLOB_MATCHES: usize = 2000;
 const MAX_EXPANDED_WORDS: usize = 10_000;
 /// Most findings reported for one output.
 const MAX_FINDINGS: usize = 200;
+/// Most bytes of output one command line keeps in memory, all its pipelines together (the
+/// model sees [`DEFAULT_OUTPUT_CAP`] of it; the rest is only counted for the cut note).
+const MAX_KEPT_BYTES: usize = exec::MAX_STAGE_BYTES;
 
 const FIELDS: [&str; 1] = ["command"];
 const EXAMPLE: &str = r#"{"command":"grep -rn 'func Plan' --include=*.go ."}"#;
@@ -431,6 +434,12 @@ impl BashTool {
 
     /// Runs a command line and returns the model-facing output.
     pub fn run(&self, command: &str) -> Result<ToolOutput, ToolError> {
+        let run = self.execute(command)?;
+        Ok(run.finish(self.options.output_cap))
+    }
+
+    /// Vets and runs a command line; the output is still to be shaped for the model.
+    fn execute(&self, command: &str) -> Result<Run<'_>, ToolError> {
         let script = parse::parse(command).map_err(blocked)?;
         // Vet everything before running anything.
         let mut cwd = ".".to_string();
@@ -447,11 +456,13 @@ impl BashTool {
             deadline: Instant::now() + self.options.timeout,
             cwd: ".".to_string(),
             segments: Vec::new(),
+            kept: 0,
+            dropped: (0, 0),
             timed_out: false,
             last: Last::default(),
         };
         run.script(&script).map_err(blocked)?;
-        Ok(run.finish(self.options.output_cap))
+        Ok(run)
     }
 
     /// Static pass: every command vetted with `$(…)` standing in as `.`.
@@ -785,6 +796,10 @@ struct Run<'a> {
     cwd: String,
     /// Output pieces with the directory they were produced in (for findings).
     segments: Vec<(String, String, bool)>,
+    /// Bytes of text in `segments` (at most [`MAX_KEPT_BYTES`]).
+    kept: usize,
+    /// Bytes and lines of output beyond [`MAX_KEPT_BYTES`], counted and dropped.
+    dropped: (usize, usize),
     timed_out: bool,
     last: Last,
 }
@@ -812,18 +827,42 @@ impl Run<'_> {
             }
             Script::Pipeline(cmds) => {
                 let (stdout, stderr, st) = self.pipeline(cmds)?;
-                self.segments.push((stdout, self.cwd.clone(), true));
+                self.keep(stdout, true);
                 if !stderr.is_empty() {
-                    self.segments.push((stderr, self.cwd.clone(), false));
+                    self.keep(stderr, false);
                 }
                 Ok(st)
             }
         }
     }
 
+    /// Keeps one pipeline's output for the model, up to [`MAX_KEPT_BYTES`] for the whole
+    /// command line (cut at a line boundary); the rest is only counted. A command line of
+    /// many big outputs (`cat big; cat big; …`) would otherwise hold 8 MB for each.
+    fn keep(&mut self, mut text: String, is_out: bool) {
+        let room = MAX_KEPT_BYTES.saturating_sub(self.kept);
+        if text.len() > room {
+            let mut end = room;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            if let Some(nl) = text[..end].rfind('\n') {
+                end = nl + 1;
+            }
+            let rest = &text[end..];
+            self.dropped.0 += rest.len();
+            self.dropped.1 += rest.lines().count();
+            text.truncate(end);
+        }
+        self.kept += text.len();
+        self.segments.push((text, self.cwd.clone(), is_out));
+    }
+
     /// Runs `$(…)` and returns its output.
     fn subst(&mut self, s: &Script) -> Result<String, Blocked> {
         let saved_segments = std::mem::take(&mut self.segments);
+        let saved_kept = std::mem::take(&mut self.kept);
+        let saved_dropped = std::mem::take(&mut self.dropped);
         let saved_cwd = self.cwd.clone();
         let saved_last = self.last.clone();
         self.script(s)?;
@@ -834,6 +873,8 @@ impl Run<'_> {
             .map(|(t, _, _)| t.as_str())
             .collect();
         self.segments = saved_segments;
+        self.kept = saved_kept;
+        self.dropped = saved_dropped;
         self.cwd = saved_cwd;
         self.last = saved_last;
         Ok(out)
@@ -1092,8 +1133,15 @@ impl Run<'_> {
                 },
                 _ => return Err("`xargs` may feed programs and echo only".into()),
             };
-            total.stdout.extend(ran.stdout);
-            total.stderr.extend(ran.stderr);
+            // The stage keeps 8 MB in all, like any other, however many batches ran.
+            for (all, part) in [
+                (&mut total.stdout, ran.stdout),
+                (&mut total.stderr, ran.stderr),
+            ] {
+                let room = exec::MAX_STAGE_BYTES.saturating_sub(all.len());
+                total.truncated |= part.len() > room;
+                all.extend_from_slice(&part[..part.len().min(room)]);
+            }
             total.timed_out |= ran.timed_out;
             total.truncated |= ran.truncated;
             statuses.push(ran.status.unwrap_or(137));
@@ -1151,7 +1199,7 @@ impl Run<'_> {
         } else if text.is_empty() {
             text = "(no output)\n".into();
         }
-        let (text, cut) = cap_output(&text, cap);
+        let (text, cut) = cap_output(&text, cap, self.dropped);
         if cut {
             findings.retain(|f| text.contains(&f.path));
         }
@@ -1270,9 +1318,9 @@ fn clean_text(bytes: &[u8]) -> String {
 }
 
 /// Cuts `text` to at most `cap` bytes at a line boundary, with a note saying how much
-/// was dropped and how to narrow.
-pub fn cap_output(text: &str, cap: usize) -> (String, bool) {
-    if text.len() <= cap {
+/// was dropped and how to narrow; `dropped` (bytes, lines) were cut before and count too.
+pub fn cap_output(text: &str, cap: usize, dropped: (usize, usize)) -> (String, bool) {
+    if text.len() <= cap && dropped.0 == 0 {
         return (text.to_string(), false);
     }
     let mut end = cap;
@@ -1284,7 +1332,7 @@ pub fn cap_output(text: &str, cap: usize) -> (String, bool) {
         _ => end,
     };
     let rest = &text[cut..];
-    let lines = rest.lines().count();
+    let lines = rest.lines().count() + dropped.1;
     let mut out = text[..cut].to_string();
     if !out.ends_with('\n') {
         out.push('\n');
@@ -1292,7 +1340,7 @@ pub fn cap_output(text: &str, cap: usize) -> (String, bool) {
     out.push_str(&format!(
         "[output cut at {} KB: {} more bytes ({lines} lines) not shown; narrow the command: a more specific pattern or path, `grep -l` to list files, `-m N`, or `| head -50`]\n",
         cap / 1024,
-        rest.len()
+        rest.len() + dropped.0
     ));
     (out, true)
 }
@@ -1381,7 +1429,7 @@ mod tests {
     #[test]
     fn cap_cuts_at_a_line() {
         let text = "aaaa\nbbbb\ncccc\n";
-        let (out, cut) = cap_output(text, 12);
+        let (out, cut) = cap_output(text, 12, (0, 0));
         assert!(cut);
         assert!(
             out.starts_with("aaaa\nbbbb\n[output cut at 0 KB: 5 more bytes (1 lines)"),
@@ -1404,6 +1452,49 @@ mod tests {
             "caf\u{fffd} au lait here\n"
         );
         assert_eq!(text_or_binary("ok\tfine\n".as_bytes()), "ok\tfine\n");
+    }
+
+    /// A command line of many big outputs (`cat big; cat big; …`, or `xargs -n1 cat`
+    /// over many names) is cut to what the model can see: the tool keeps at most
+    /// [`MAX_KEPT_BYTES`] of it in memory, not every stage's 8 MB, and the note still
+    /// counts every byte and line dropped.
+    #[test]
+    fn many_big_outputs_are_not_all_kept_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = format!("{}\n", "a".repeat(1023));
+        std::fs::write(dir.path().join("big.txt"), line.repeat(3 * 1024)).unwrap();
+        let tool = BashTool::new(
+            RepoRoot::new(dir.path()).unwrap(),
+            BashOptions {
+                confinement: Confinement::Off,
+                ..BashOptions::default()
+            },
+        );
+        let total = 4 * 3 * 1024 * 1024;
+        for cmd in [
+            "cat big.txt; cat big.txt; cat big.txt; cat big.txt",
+            "echo big.txt big.txt big.txt big.txt | xargs -n1 cat",
+        ] {
+            let run = tool.execute(cmd).unwrap();
+            let kept: usize = run.segments.iter().map(|(t, _, _)| t.len()).sum();
+            assert!(kept <= MAX_KEPT_BYTES, "`{cmd}` kept {kept} bytes");
+            let text = run.finish(DEFAULT_OUTPUT_CAP).text;
+            let shown = text.find("[output cut").unwrap();
+            let note = &text[shown..];
+            // The xargs stage keeps 8 MB like any stage and says so; the sequence drops
+            // nothing silently.
+            let (bytes, lines) = if cmd.contains("xargs") {
+                let said = "[this stage's output passed 8 MB; the rest was dropped]\n";
+                let rest = exec::MAX_STAGE_BYTES - shown;
+                (rest + said.len(), rest / 1024 + 1)
+            } else {
+                (total - shown, (total - shown) / 1024)
+            };
+            assert!(
+                note.contains(&format!(" {bytes} more bytes ({lines} lines)")),
+                "`{cmd}`: {note}"
+            );
+        }
     }
 
     #[test]
