@@ -389,3 +389,47 @@ async fn a_stub_only_definition_says_stubs() {
         r.answer
     );
 }
+
+/// "Which types implement std::error::Error" asks about the standard library's trait: a
+/// repository that defines its own `Error` gets the types with `impl … Error for`, however
+/// the path is written, and not its namesake's (empty) implementations.
+#[tokio::test]
+async fn std_trait_implementations_are_not_the_namesakes() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/error.rs",
+        "use std::error;\nuse std::fmt;\n\n/// The crate's error.\npub struct Error {\n    kind: u8,\n}\n\nimpl fmt::Display for Error {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"{}\", self.kind)\n    }\n}\n\nimpl error::Error for Error {}\n",
+    );
+    write(
+        dir.path(),
+        "src/status.rs",
+        "use std::error::Error;\n\npub struct InvalidStatus;\n\nimpl Error for InvalidStatus {}\n",
+    );
+    write(
+        dir.path(),
+        "src/map.rs",
+        "pub struct MaxSize;\n\nimpl std::error::Error for MaxSize {}\n",
+    );
+    let r = ask(dir.path(), "which types implement std::error::Error").await;
+    let mut got = files(&r);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("src/error.rs".to_string(), vec![15]),
+            ("src/map.rs".to_string(), vec![3]),
+            ("src/status.rs".to_string(), vec![5]),
+        ],
+        "{}",
+        r.answer
+    );
+    // Without the standard library's path the repository's own `Error` is the one asked.
+    let r = ask(dir.path(), "where is Error defined").await;
+    assert_eq!(
+        files(&r),
+        [("src/error.rs".to_string(), vec![5])],
+        "{}",
+        r.answer
+    );
+}

@@ -352,6 +352,16 @@ impl LocalPolicy {
                 Purpose::Qualified { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());
                     if matches!(answer, Reply::NotFound) || result.is_error {
+                        // "Which types implement std::error::Error": a standard library's
+                        // type is not the repository's own `Error`; the text says who
+                        // implements it (`impl error::Error for X`, `implements
+                        // java.io.Closeable`).
+                        if sym.within.first().is_some_and(|p| query::is_std_root(p))
+                            && let Some(text) = self.text_search(op, &sym, false)
+                        {
+                            calls.extend(text);
+                            continue;
+                        }
                         let args = json!({"operation": op, "symbol": sym.name});
                         calls.push(self.call(
                             ToolName::Code,

@@ -815,6 +815,16 @@ fn kind_word(w: &str) -> Option<&'static str> {
         .map(|(_, k)| *k)
 }
 
+/// Whether a qualifier's first word is the root of a language's standard library
+/// (`std::error::Error`, `core::fmt::Display`, `java.io.Closeable`, `typing.Protocol`):
+/// what it names is not defined in the repository, whatever shares its last name there.
+pub(super) fn is_std_root(word: &str) -> bool {
+    matches!(
+        word,
+        "std" | "core" | "alloc" | "java" | "javax" | "typing" | "collections"
+    )
+}
+
 /// Whether a stemmed question term is a kind word ("methods" → `method`): it says what
 /// sort of definition is asked for, not what it is about.
 pub(super) fn is_kind_term(term: &str) -> bool {
@@ -1191,10 +1201,43 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         described = true;
     }
     let mut owner: Option<String> = None;
+    // A type is nobody's member in most languages: "the Builder struct for building a
+    // Uri", "the Builder class of Request" say where it lives (a nested class's owner is a
+    // segment of its qualified name, which places match too).
+    let type_kind = matches!(
+        kind,
+        Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
+    );
     for w in after {
         let possessive = w.ends_with("'s");
         let w = w.trim_end_matches("'s");
-        let Some(id) = clean_ident(w) else { continue };
+        let Some(mut id) = clean_ident(w) else {
+            continue;
+        };
+        // "the header method of response::Builder", "the Scan method of types.JSONText":
+        // lower-case segments before a type name are its module or package, the type is
+        // the owner of a member said as one (not "the defintion of zap.NewProduction").
+        // A name already qualified has its owner ("what methods does sqlx.Rows add on top
+        // of sql.Rows": the words after it are places).
+        let member = (kind == Some("method")
+            || names
+                .iter()
+                .any(|n| clean_ident(n).is_some_and(|c| is_identifier_like(&c))))
+            && !names.iter().any(|n| n.contains(['.', ':']));
+        if member
+            && let Some((modules, last)) = id.rsplit_once('.')
+            && last.starts_with(char::is_uppercase)
+            && modules
+                .split('.')
+                .all(|m| m.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+        {
+            places.extend(modules.split('.').map(str::to_lowercase));
+            id = last.to_string();
+        }
+        if type_kind {
+            places.push(id.to_lowercase());
+            continue;
+        }
         // An owner reads as a type name ("of Client", "on Afero", Go's unexported "of
         // countValue"); plain words are places.
         let camel = !id.contains('.')
@@ -1949,6 +1992,26 @@ mod tests {
             (
                 "the send method of Client",
                 Intent::Definition(placed("Client.send", Some("method"), &[])),
+            ),
+            (
+                "the header method of response::Builder, not the request builder's",
+                Intent::Definition(placed("Builder.header", Some("method"), &["response"])),
+            ),
+            (
+                "the Scan method of types.JSONText, not the NullJSONText one",
+                Intent::Definition(placed("JSONText.Scan", Some("method"), &["types"])),
+            ),
+            (
+                "the Builder struct for building a Uri, not the request or response Builder",
+                Intent::Definition(placed("Builder", Some("struct"), &["building", "uri"])),
+            ),
+            (
+                "what methods does sqlx.Rows add on top of sql.Rows",
+                Intent::Methods(placed("Rows", None, &["sqlx", "top", "sql.rows"])),
+            ),
+            (
+                "the Builder class of Request",
+                Intent::Definition(placed("Builder", Some("class"), &["request"])),
             ),
             (
                 "who calls the Exit method of Logger",

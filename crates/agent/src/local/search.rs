@@ -89,6 +89,11 @@ impl LocalPolicy {
         if defs.iter().any(|d| !secondary(&d.path)) {
             defs.retain(|d| !secondary(&d.path));
         }
+        // Who implements or uses `std::error::Error` is asked of the standard library's
+        // type: the repository's own `Error` is a namesake, not its definition.
+        if op != "find" && sym.within.first().is_some_and(|p| query::is_std_root(p)) {
+            defs.clear();
+        }
         let value_or_type = defs.iter().any(|d| {
             matches!(
                 d.kind,
