@@ -255,6 +255,15 @@ impl LocalPolicy {
         // (see [`body`]): cited first, beside the symbols whose names match.
         let phrases = body::quoted(&query.raw);
         let names = body::code_names(&query.raw);
+        // Within a file the action is what tells its functions apart ("resolved": the
+        // file's `ref_to_obj`, beside `obj_to_ref` that shares every topic word), so an
+        // action word counts in full there; the rarity among the file's functions still
+        // discounts one most of them do.
+        let cite_weights: Vec<f64> = weights
+            .iter()
+            .zip(&query.weights)
+            .map(|(&w, &asked)| if asked < 1.0 { 1.0 } else { w })
+            .collect();
         let bodies: Vec<Vec<usize>> = ranked
             .iter()
             .enumerate()
@@ -276,11 +285,21 @@ impl LocalPolicy {
                     &text,
                     &body::Question {
                         terms: &query.terms,
-                        weights: &weights,
+                        weights: &cite_weights,
                         phrases: &phrases,
                         names: &names,
                     },
                 );
+                // `-vv`: which functions of the file match the question, and how well.
+                for m in all.iter().take(5) {
+                    tracing::debug!(
+                        "body rank: {path} {} score={:.3} terms={:.1} strong={}",
+                        idx.symbol(m.symbol).unwrap_or_default().display,
+                        m.score,
+                        m.terms,
+                        m.strong()
+                    );
+                }
                 body::chosen(&all, rank == 0)
             })
             .collect();
