@@ -21,7 +21,7 @@
 //! - escapes name characters a question says in words: `'\n'` is a newline, `'"'` and
 //!   `\"` a quote, `'\t'` a tab.
 
-use super::rank::LexIndex;
+use super::rank::{LexIndex, SymbolInfo};
 use super::text;
 
 /// BM25's saturation constant, as for files.
@@ -262,12 +262,13 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
         words: Vec<String>,
         named: Vec<usize>,
     }
+    let tests_asked = asks_tests(terms);
     let bodies: Vec<Body> = idx
         .symbols_in(file)
         .iter()
         .copied()
         .filter_map(|si| idx.symbol(si).map(|s| (si, s)))
-        .filter(|(_, s)| matches!(s.kind.as_str(), "function" | "method"))
+        .filter(|(_, s)| scored(s, &lines, tests_asked))
         .filter_map(|(si, s)| {
             let a = (s.line as usize).checked_sub(1)?;
             let b = (s.end_line.max(s.line) as usize).min(lines.len());
@@ -288,7 +289,11 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
                 len: len_at[b] - len_at[a],
                 tf: {
                     let mut tf = vec![0usize; forms.len()];
-                    for k in hits[a..b].iter().flatten() {
+                    for k in hits[a..b]
+                        .iter()
+                        .chain(impl_header(&lines, a).map(|h| &hits[h]))
+                        .flatten()
+                    {
                         tf[*k] += 1;
                     }
                     tf
@@ -387,6 +392,49 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
     out
 }
 
+/// Whether the question is about tests: only then are a source file's own test functions
+/// (Rust's `#[cfg(test)] mod tests`, a `#[test] fn`) candidates to cite.
+fn asks_tests(terms: &[String]) -> bool {
+    terms.iter().any(|t| t == "test")
+}
+
+/// Whether a symbol's body is scored: functions and methods, but not the tests a source
+/// file carries (`tests.test_from_lowercase`, `#[test] fn test_debug`), which exercise
+/// what the question asks about in the question's words without doing it.
+fn scored(s: &SymbolInfo, lines: &[&str], tests_asked: bool) -> bool {
+    if !matches!(s.kind.as_str(), "function" | "method") {
+        return false;
+    }
+    if tests_asked {
+        return true;
+    }
+    let in_tests = s.display.starts_with("tests.") || s.display.contains(".tests.");
+    let attribute = (s.line as usize)
+        .checked_sub(2)
+        .and_then(|i| lines.get(i))
+        .is_some_and(|l| {
+            let l = l.trim();
+            l.starts_with("#[") && l.ends_with("test]")
+        });
+    !(in_tests || attribute)
+}
+
+/// The `impl Trait for Type` line a method at 0-based line `at` is declared under, if
+/// any (not an inherent `impl Type`, whose words every method shares): the trait says what the method is for (`fmt` under `impl fmt::Debug for
+/// HeaderValue` is its debug output), so its words count as the body's.
+fn impl_header(lines: &[&str], at: usize) -> Option<usize> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(lines.get(at)?);
+    if own == 0 {
+        return None;
+    }
+    let h = (0..at)
+        .rev()
+        .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) < own)?;
+    let t = lines[h].trim_start();
+    ((t.starts_with("impl ") || t.starts_with("impl<")) && t.contains(" for ")).then_some(h)
+}
+
 /// Every form a question term matches in (itself and its synonyms), once.
 fn forms_of(terms: &[String]) -> Vec<&str> {
     let mut forms: Vec<&str> = Vec::new();
@@ -440,6 +488,7 @@ pub fn best_bodies(idx: &LexIndex, files: &[(usize, &str)], q: &Question<'_>) ->
     let forms = forms_of(q.terms);
     let slot: std::collections::HashMap<&str, usize> =
         forms.iter().enumerate().map(|(k, f)| (*f, k)).collect();
+    let tests_asked = asks_tests(q.terms);
     // Per file, each body's length and term frequencies.
     let per_file: Vec<Vec<(usize, Vec<usize>)>> = files
         .iter()
@@ -449,13 +498,14 @@ pub fn best_bodies(idx: &LexIndex, files: &[(usize, &str)], q: &Question<'_>) ->
             idx.symbols_in(file)
                 .iter()
                 .filter_map(|&si| idx.symbol(si))
-                .filter(|s| matches!(s.kind.as_str(), "function" | "method"))
+                .filter(|s| scored(s, &lines, tests_asked))
                 .filter_map(|s| {
                     let a = (s.line as usize).checked_sub(1)?;
                     let b = (s.end_line.max(s.line) as usize).min(lines.len());
                     (a < b).then(|| {
                         let mut tf = vec![0usize; forms.len()];
-                        for k in hits[a..b].iter().flatten() {
+                        let header = impl_header(&lines, a).map(|h| &hits[h]);
+                        for k in hits[a..b].iter().chain(header).flatten() {
                             tf[*k] += 1;
                         }
                         (len_at[b] - len_at[a], tf)
@@ -512,7 +562,7 @@ fn idf_of(idx: &LexIndex, term: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::rank::{Corpus, SymbolInfo};
+    use crate::local::rank::Corpus;
 
     /// A Go file in the shape of zap's sampler: the constructor's name and doc say
     /// "sampler" and "drop", the method that drops says neither in its name.
@@ -729,6 +779,70 @@ func a(v interface{}) {
         let ranked = rank_bodies(&idx, 0, src, &q);
         assert_eq!(idx.corpus().symbols[ranked[0].symbol].name, "a");
         assert!(ranked[0].score > ranked[1].score);
+    }
+
+    /// A Rust file's own tests are not cited for a question that is not about tests, and a
+    /// trait impl's name counts as its methods' words (an inherent impl's does not).
+    #[test]
+    fn inline_tests_are_skipped_and_trait_names_count() {
+        let src = "\
+impl fmt::Debug for Value {
+    fn fmt(&self) -> String {
+        if self.sensitive { hide() } else { show() }
+    }
+}
+impl Value {
+    fn sensitive(&self) -> bool {
+        self.sensitive
+    }
+}
+#[test]
+fn test_debug() {
+    assert_eq!(format!(\"{:?}\", sensitive_value()), \"Sensitive\");
+}
+";
+        let sym = |name: &str, display: &str, kind: &str, line: u32, end_line: u32| SymbolInfo {
+            name: name.into(),
+            display: display.into(),
+            kind: kind.into(),
+            file: 0,
+            line,
+            end_line,
+            doc: String::new(),
+        };
+        let idx = LexIndex::build(Corpus {
+            files: vec!["src/value.rs".into()],
+            symbols: vec![
+                sym("fmt", "Value.fmt", "method", 2, 4),
+                sym("sensitive", "Value.sensitive", "method", 7, 9),
+                sym("test_debug", "test_debug", "function", 12, 14),
+            ],
+            edges: Vec::new(),
+        });
+        let ask = |words: &[&str]| {
+            let terms: Vec<String> = words.iter().map(|w| text::stem(w)).collect();
+            let q = Question {
+                terms: &terms,
+                weights: &[],
+                phrases: &[],
+                names: &[],
+            };
+            rank_bodies(&idx, 0, src, &q)
+                .iter()
+                .map(|m| idx.corpus().symbols[m.symbol].display.clone())
+                .collect::<Vec<_>>()
+        };
+        let got = ask(&["sensitive", "debug"]);
+        assert_eq!(
+            got.first().map(String::as_str),
+            Some("Value.fmt"),
+            "{got:?}"
+        );
+        assert!(!got.contains(&"test_debug".to_string()), "{got:?}");
+        assert!(ask(&["sensitive", "debug", "tests"]).contains(&"test_debug".to_string()));
+        let lines: Vec<&str> = src.lines().collect();
+        assert_eq!(impl_header(&lines, 1), Some(0));
+        assert_eq!(impl_header(&lines, 6), None);
     }
 
     #[test]
