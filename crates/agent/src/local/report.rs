@@ -219,9 +219,19 @@ fn named_files(
                 .collect::<Vec<String>>()
         })
         .collect();
+    // A report says "error" and "exception" of whatever went wrong, and quotes the
+    // exception's module (`tomlkit.exceptions.EmptyTableNameError`): that names where the
+    // type is declared, not where the bug is (where it is raised).
+    let generic: Vec<String> = ["error", "errors", "exception", "exceptions"]
+        .iter()
+        .flat_map(|w| name_words(w))
+        .collect();
     let mut out = Vec::new();
     for (f, name) in words.iter().enumerate() {
-        if name.is_empty() || !name.iter().all(|w| terms.contains_key(w.as_str())) {
+        if name.is_empty()
+            || !name.iter().all(|w| terms.contains_key(w.as_str()))
+            || name.iter().all(|w| generic.contains(w))
+        {
             continue;
         }
         let Some((word, df)) = name
@@ -417,6 +427,26 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let said = name_counts("error in an [nc2zarr](https://x.io/nc2zarr) test with h5netcdf");
+        let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
+        let named = named_files(&files, &said, &|_| 0.5);
+        assert_eq!(named, [(1, NAMED_FILE)]);
+    }
+
+    /// The module of a quoted exception (`tomlkit.exceptions.EmptyTableNameError`) is where
+    /// the type is declared: `exceptions.py` is not named by it, `parser.py` by "parser" is.
+    #[test]
+    fn an_exception_module_is_not_named_by_the_report() {
+        let files: Vec<String> = [
+            "tomlkit/exceptions.py",
+            "tomlkit/parser.py",
+            "pkg/errors.go",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let said = name_counts(
+            "The parser raises an exception:\ntomlkit.exceptions.EmptyTableNameError: errors",
+        );
         let said: HashMap<&str, f64> = said.iter().map(|(w, c)| (w.as_str(), *c)).collect();
         let named = named_files(&files, &said, &|_| 0.5);
         assert_eq!(named, [(1, NAMED_FILE)]);
