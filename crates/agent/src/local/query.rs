@@ -483,7 +483,9 @@ fn classify_plain(q: &str) -> Intent {
         }
         for (prefix, suffix, build, relaxed) in FRAMES {
             if let Some(rest) = lower.strip_prefix(prefix)
-                && let Some(mid) = rest.strip_suffix(suffix)
+                && let Some(mid) = rest
+                    .strip_suffix(suffix)
+                    .or_else(|| before_clause(rest, suffix))
                 && !mid.trim().is_empty()
             {
                 let slot = &q[prefix.len()..prefix.len() + mid.len()];
@@ -506,6 +508,26 @@ fn classify_plain(q: &str) -> Intent {
         return Intent::Definition(sym);
     }
     Intent::Concept
+}
+
+/// Words that open a clause after a frame's last word: a purpose or condition ("what does
+/// bindNamedMapper call to bind a map", "what does X call when the cache is cold") says
+/// why the relation is asked, not which symbol.
+const CLAUSE_OPENERS: &[&str] = &[
+    "to", "when", "if", "while", "so", "during", "before", "after",
+];
+
+/// The slot of `rest` (a question after its frame's prefix) that ends at the frame's
+/// `suffix` followed by a clause ([`CLAUSE_OPENERS`]), if there is one.
+fn before_clause<'a>(rest: &'a str, suffix: &str) -> Option<&'a str> {
+    if suffix.is_empty() {
+        return None;
+    }
+    rest.match_indices(suffix).find_map(|(at, _)| {
+        let after = &rest[at + suffix.len()..];
+        let next = after.strip_prefix(' ')?.split_whitespace().next()?;
+        CLAUSE_OPENERS.contains(&next).then_some(&rest[..at])
+    })
 }
 
 /// What "where is X <participle>" asks for: where a symbol is used in some way (called,
@@ -1588,6 +1610,8 @@ mod tests {
             "what functions does HandleWebhook call",
             "callees of HandleWebhook",
             "what is called by HandleWebhook",
+            "what does HandleWebhook call to verify the signature",
+            "what does HandleWebhook call when the body is empty",
         ] {
             assert_eq!(
                 parse(q).intent,
@@ -1595,6 +1619,11 @@ mod tests {
                 "{q}"
             );
         }
+        // "to" after a name that is no frame's end stays in the slot.
+        assert_eq!(
+            parse("what does Uri::from_shared call to parse the bytes").intent,
+            Intent::Callees(sym("Uri.from_shared"))
+        );
     }
 
     #[test]
