@@ -433,3 +433,37 @@ async fn std_trait_implementations_are_not_the_namesakes() {
         r.answer
     );
 }
+
+/// A call on an untyped parameter (`job._modify()`) is linked by name alone: a callee that
+/// is the only method of its name is listed, after the linked ones and said to be a guess;
+/// one of several same-named methods is not.
+#[tokio::test]
+async fn a_callee_guessed_from_a_unique_name_is_listed_last() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pkg/job.py",
+        "class Job:\n    def _modify(self, **changes):\n        self.changes = changes\n",
+    );
+    write(
+        dir.path(),
+        "pkg/stores.py",
+        "class MemoryStore:\n    def add(self, job):\n        pass\n\n\nclass SqlStore:\n    def add(self, job):\n        pass\n",
+    );
+    write(
+        dir.path(),
+        "pkg/scheduler.py",
+        "class Scheduler:\n    def _lookup(self, alias):\n        return alias\n\n    def real_add(self, job, store):\n        job._modify(next_run=None)\n        self._lookup('default')\n        store.add(job)\n",
+    );
+    let r = ask(dir.path(), "what does Scheduler.real_add call").await;
+    let got = files(&r);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0].0, "pkg/scheduler.py", "{got:?}");
+    assert!(got[0].1.contains(&2), "{got:?}");
+    assert_eq!(got[1], ("pkg/job.py".to_string(), vec![2]), "{got:?}");
+    assert!(
+        r.relevant_files[1].rationale.contains("guessed"),
+        "{}",
+        r.relevant_files[1].rationale
+    );
+}

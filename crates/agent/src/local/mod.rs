@@ -206,6 +206,9 @@ struct Entry {
     source: &'static str,
     /// For relation answers: the target symbol it relates to (for ambiguous names).
     target: Option<String>,
+    /// The graph guessed it from a name alone (a callee on an untyped receiver): listed
+    /// after what it linked.
+    guessed: bool,
 }
 impl LocalPolicy {
     /// A local engine over the registry's repository. The concept ranking's corpus comes

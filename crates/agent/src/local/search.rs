@@ -194,6 +194,7 @@ impl LocalPolicy {
                     note,
                     source: "read",
                     target: Some(sym.name.clone()),
+                    guessed: false,
                 });
             }
         }
@@ -215,6 +216,7 @@ impl LocalPolicy {
                     ),
                     source: "read",
                     target: Some(sym.name.clone()),
+                    guessed: false,
                 });
             }
         }

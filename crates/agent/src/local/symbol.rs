@@ -136,8 +136,24 @@ impl LocalPolicy {
                     chosen
                 } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
                     // Calls the graph guessed from a name alone are noise next to linked
-                    // ones.
-                    hits.into_iter().filter(|h| !h.inferred).collect()
+                    // ones, except a callee that is the only guess for its call: one
+                    // method of that name in the repository (`job._modify(…)` on an
+                    // untyped parameter is `Job._modify`).
+                    let only_guess = |h: &Hit| {
+                        op == "callees"
+                            && h.call_site.is_some()
+                            && hits
+                                .iter()
+                                .filter(|o| o.inferred && o.call_site == h.call_site)
+                                .count()
+                                == 1
+                    };
+                    let keep: Vec<bool> =
+                        hits.iter().map(|h| !h.inferred || only_guess(h)).collect();
+                    hits.into_iter()
+                        .zip(keep)
+                        .filter_map(|(h, k)| k.then_some(h))
+                        .collect()
                 } else {
                     hits
                 };
@@ -412,6 +428,11 @@ impl LocalPolicy {
                         format!("{shown} calls {target_name} at line {}", h.line)
                     }
                 }
+                Relation::Callee if h.inferred => format!(
+                    "Defines {kind_txt}{shown} at line {}, called by {target_name} (guessed: \
+                     the only method of that name)",
+                    h.line
+                ),
                 Relation::Callee => format!(
                     "Defines {kind_txt}{shown} at line {}, called by {target_name}",
                     h.line
@@ -452,6 +473,7 @@ impl LocalPolicy {
                     note: format!("Calls {shown} at line {site_line}"),
                     source: "code",
                     target: Some(target_name.clone()),
+                    guessed: false,
                 });
             }
             // A caller that calls more than once: every call site is a location.
@@ -467,6 +489,7 @@ impl LocalPolicy {
                         note: format!("{shown} calls {target_name} again at line {line}"),
                         source: "code",
                         target: Some(target_name.clone()),
+                        guessed: false,
                     });
                 }
             }
@@ -480,6 +503,7 @@ impl LocalPolicy {
                 note,
                 source: "code",
                 target: Some(target_name.clone()),
+                guessed: h.inferred,
             });
         }
     }

@@ -272,6 +272,8 @@ pub(super) fn group(entries: &[Entry], intent: &Intent, tests_first: bool) -> Ve
                     (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
                     (Intent::Concept, _) => 2,
                     (_, Relation::Definition) => 1,
+                    // A callee the graph only guessed comes after the target's own file.
+                    _ if e.guessed => 2,
                     _ => 0,
                 };
                 files.push(Grouped {
