@@ -731,6 +731,80 @@ pub fn usages(texts: &[(String, String)], name: &str, calls: bool, access: Acces
     }
 }
 
+/// The uses of `name` in `texts` inside a value declared at the top of a file: a
+/// package-level table (`var defaultBinds = map[int][]string{ DOLLAR: … }`), a
+/// module-level registry (`HANDLERS = {…}`), an exported constant object. The code graph
+/// records the uses inside functions; these it does not see. A use counts when the
+/// nearest line above it at the left margin (not a closing bracket, a comment or a
+/// decorator) declares a value ([`declares_value`]), not a function or a class.
+pub fn top_level_uses(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
+    usages(texts, name, false, Access::Any)
+        .into_iter()
+        .filter_map(|mut h| {
+            let (_, text) = texts.iter().find(|(p, _)| *p == h.path)?;
+            let lines: Vec<&str> = text.lines().collect();
+            let at = (h.line as usize).checked_sub(1)?;
+            // A line at the margin (the name's own declaration, an assignment, an
+            // import) is no use inside a table.
+            if !lines.get(at)?.starts_with([' ', '\t']) {
+                return None;
+            }
+            let head = lines[..at].iter().rev().find(|l| {
+                let t = l.trim_end();
+                !t.is_empty()
+                    && !l.starts_with([' ', '\t'])
+                    && !t.starts_with([')', '}', ']', '@', '#'])
+                    && !is_comment(t)
+            })?;
+            if !declares_value(head) {
+                return None;
+            }
+            // In a Go group (`const (` … `\tDOLLAR` …) a line that starts with the name
+            // declares it.
+            let grouped = head.trim_end().ends_with('(');
+            let mut first = lines[at].split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            if grouped && first.find(|w| !w.is_empty()) == Some(name) {
+                return None;
+            }
+            h.name = definition_on(head).map(|(n, _)| n);
+            Some(h)
+        })
+        .collect()
+}
+
+/// Whether a line at the left margin declares a value: `var`, `const`, `let`, `static`
+/// (with `export`/`pub` before them), or an assignment to a name (`HANDLERS = {`,
+/// `ROUTES: dict[str, X] = {`).
+fn declares_value(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t.strip_prefix("export ").unwrap_or(t);
+    let t = t
+        .strip_prefix("pub(crate) ")
+        .or_else(|| t.strip_prefix("pub "))
+        .unwrap_or(t);
+    if ["var ", "var(", "const ", "const(", "let ", "static "]
+        .iter()
+        .any(|k| t.starts_with(k))
+    {
+        return true;
+    }
+    let name_end = t
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(t.len());
+    if name_end == 0 {
+        return false;
+    }
+    let rest = t[name_end..].trim_start();
+    let rest = match rest.strip_prefix(':') {
+        Some(annotated) => annotated.split_once('=').map_or("", |(_, v)| v),
+        None => rest
+            .strip_prefix('=')
+            .filter(|r| !r.starts_with('='))
+            .unwrap_or(""),
+    };
+    !rest.trim().is_empty()
+}
+
 /// Whether a use of a name on `line` is a handler that catches it: `except X`,
 /// `except (A, X)`, `catch (X e)`, `rescue X`, `errors.Is(err, X)`, `errors.As(err, &x)`.
 pub fn catches(line: &str) -> bool {
@@ -1278,6 +1352,27 @@ mod tests {
             .map(|h| h.line)
             .collect();
         assert_eq!(got, [6]);
+    }
+
+    #[test]
+    fn uses_in_top_level_tables() {
+        let go = "package sqlx\n\nconst (\n\tUNKNOWN = iota\n\tDOLLAR\n)\n\nvar defaultBinds = map[int][]string{\n\tDOLLAR: []string{\"postgres\"},\n}\n\nfunc Rebind(t int) {\n\tif t == DOLLAR {\n\t}\n}\n";
+        let py = "HANDLERS: dict[str, int] = {\n    'a': DOLLAR,\n}\n\n\nclass X:\n    def f(self):\n        return DOLLAR\n";
+        let texts = vec![
+            ("bind.go".to_string(), go.to_string()),
+            ("reg.py".to_string(), py.to_string()),
+        ];
+        let got: Vec<(String, u32, Option<String>)> = top_level_uses(&texts, "DOLLAR")
+            .into_iter()
+            .map(|h| (h.path, h.line, h.name))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("bind.go".to_string(), 9, Some("defaultBinds".to_string())),
+                ("reg.py".to_string(), 2, Some("HANDLERS".to_string())),
+            ]
+        );
     }
 
     #[test]

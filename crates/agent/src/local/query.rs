@@ -1324,7 +1324,9 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         if names.len() > 1 + described
             || *at > if strong { 2 } else { 1 }
             || names.len() - *at > described
-            || (acronym && !names[*at].contains('`'))
+            // A kind word says an all-capitals word is a name ("the DOLLAR bindvar type",
+            // "the MAX constant"), not an acronym of the prose.
+            || (acronym && !names[*at].contains('`') && kind.is_none())
             || after_word.is_some_and(|w| w.ends_with("ed") || w.ends_with("ing"))
         {
             return None;
@@ -2118,6 +2120,13 @@ mod tests {
         assert_eq!(
             parse("retry's retry").intent,
             Intent::Definition(placed("retry", None, &["retry"]))
+        );
+        // A kind word makes an all-capitals word a name, not an acronym of the prose.
+        let q = "where is the DOLLAR bindvar type used";
+        assert!(
+            matches!(parse(q).intent, Intent::Callers(ref s) if s.name == "DOLLAR"),
+            "{q}: {:?}",
+            parse(q).intent
         );
         // A qualified name is no owner type: not `zap.NewProduction.defintion`.
         let q = "where's the defintion of zap.NewProduction";

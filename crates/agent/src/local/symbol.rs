@@ -167,8 +167,15 @@ impl LocalPolicy {
                         target.kind.as_deref().unwrap_or("symbol"),
                     ));
                 }
+                let files: Vec<String> = if op == "usages" {
+                    let mut f: Vec<String> = hits.iter().map(|h| h.path.clone()).collect();
+                    f.dedup();
+                    f
+                } else {
+                    Vec::new()
+                };
                 self.record(op, sym, hits, list_total);
-                Vec::new()
+                self.table_uses(sym, &files)
             }
             Reply::Ambiguous(candidates) if !narrowed => {
                 self.doubts.push(Doubt::Ambiguous);
@@ -388,6 +395,66 @@ impl LocalPolicy {
 
     /// Records the hits of a successful `code` call as entries, and the size of its lists
     /// (`list_total`, see [`evidence::list_total`]).
+    /// Uses of `sym` inside values declared at the top of `files` (the files the graph's
+    /// usages answer cites, the definition's among them): a package-level table or a
+    /// registry names a constant where no function does, and the graph does not see it
+    /// ([`lexical::top_level_uses`]).
+    fn table_uses(&mut self, sym: &SymbolRef, files: &[String]) -> Vec<ToolCall> {
+        let root = self.registry.root().path().to_path_buf();
+        let mut seen: Vec<&String> = Vec::new();
+        let texts: Vec<(String, String)> = files
+            .iter()
+            .filter(|f| {
+                let new = !seen.contains(f);
+                seen.push(f);
+                new
+            })
+            .take(8)
+            .filter_map(|f| lexical::read_source(&root, f).map(|t| (f.clone(), t)))
+            .collect();
+        let leaf = sym.leaf().to_string();
+        let mut calls = Vec::new();
+        for h in lexical::top_level_uses(&texts, &leaf) {
+            if self
+                .found
+                .iter()
+                .any(|e| e.path == h.path && e.line == h.line)
+            {
+                continue;
+            }
+            let shown = h
+                .name
+                .clone()
+                .unwrap_or_else(|| "a top-level value".to_string());
+            // Backed by a read of its line, as every place found in the text is.
+            let args = json!({"file": h.path, "start_line": h.line, "num_lines": 1});
+            let entry = Entry {
+                path: h.path,
+                relation: Relation::Caller,
+                name: h.name,
+                kind: None,
+                line: h.line,
+                end_line: None,
+                note: format!(
+                    "{shown} uses {} at line {} (a value declared at the top of the file, \
+                     read from the text)",
+                    sym.name, h.line
+                ),
+                source: "read",
+                target: Some(sym.name.clone()),
+                guessed: false,
+            };
+            calls.push(self.call(
+                ToolName::Read,
+                args,
+                Some(Purpose::TextRead {
+                    entries: vec![entry],
+                }),
+            ));
+        }
+        calls
+    }
+
     pub(super) fn record(
         &mut self,
         op: &'static str,
