@@ -967,3 +967,33 @@ async fn a_question_about_tests_lists_test_callers_first() {
         files(&called)
     );
 }
+
+/// "Implementations of IssueStore.Get": a method's implementations are the methods of that
+/// name on the types that implement its owner (the tool answers `implementations` for
+/// types only); a concrete type's method has none and says so.
+#[tokio::test]
+async fn relay_implementations_of_an_interface_method() {
+    let r = ask("relay", "implementations of IssueStore.Get").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::Answered);
+    for (path, line) in [
+        ("internal/store/cache/readthrough.go", 44),
+        ("internal/store/issue.go", 40),
+        ("internal/store/memory/memory.go", 34),
+    ] {
+        assert!(cites(&r, path, line), "{path}:{line} in {}", r.answer);
+    }
+    assert!(
+        r.answer
+            .starts_with("`IssueStore.Get` at internal/model/issue.go:157. Implemented by:"),
+        "{}",
+        r.answer
+    );
+    let r = ask("relay", "implementations of Store.Get").await;
+    assert!(
+        r.answer.starts_with(
+            "Nothing implements or extends `Store`, so `Store.Get` has no implementations"
+        ),
+        "{}",
+        r.answer
+    );
+}

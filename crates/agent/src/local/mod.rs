@@ -152,6 +152,11 @@ enum Purpose {
     /// one the tool knows (a standard-library interface). Not found, the name is asked
     /// alone and narrowed by the package word, as every other symbol question.
     Qualified { op: &'static str, sym: SymbolRef },
+    /// "Implementations of Zone#offset": the types that implement or extend the method's
+    /// owner, asked first; their methods of the same name are the implementations.
+    OverrideOwners { sym: SymbolRef },
+    /// Every definition of the method's bare name, kept where its owner is one of `types`.
+    Overrides { sym: SymbolRef, types: Vec<String> },
     /// A `read` backing a concept answer's citations in one file.
     Read { file: ConceptFile },
     /// A `read` backing places a text search found in one file.
@@ -379,6 +384,14 @@ impl LocalPolicy {
                         };
                         calls.extend(self.on_code(query, op, &sym, answer, total, false));
                     }
+                }
+                Purpose::OverrideOwners { sym } => {
+                    let answer = evidence::read_code(result.detail.as_ref());
+                    calls.extend(self.on_override_owners(query, &sym, answer));
+                }
+                Purpose::Overrides { sym, types } => {
+                    let answer = evidence::read_code(result.detail.as_ref());
+                    calls.extend(self.on_overrides(query, &sym, &types, answer));
                 }
                 Purpose::Narrowed { op, sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());

@@ -514,7 +514,8 @@ fn classify_plain(q: &str) -> Intent {
 /// bindNamedMapper call to bind a map", "what does X call when the cache is cold") says
 /// why the relation is asked, not which symbol.
 const CLAUSE_OPENERS: &[&str] = &[
-    "to", "when", "if", "while", "so", "during", "before", "after",
+    "to", "when", "if", "while", "so", "during", "before", "after", "once", "until", "unless",
+    "whenever", "because",
 ];
 
 /// The slot of `rest` (a question after its frame's prefix) that ends at the frame's
@@ -1614,6 +1615,7 @@ mod tests {
             "what is called by HandleWebhook",
             "what does HandleWebhook call to verify the signature",
             "what does HandleWebhook call when the body is empty",
+            "what does HandleWebhook call once the body is read",
         ] {
             assert_eq!(
                 parse(q).intent,

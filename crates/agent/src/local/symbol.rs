@@ -270,6 +270,21 @@ impl LocalPolicy {
                 }
                 calls
             }
+            // "Implementations of Zone#offset", "which classes implement Store.save": a
+            // method's implementations are its owner's implementers' methods of that name.
+            Reply::WrongKind { .. } if op == "implementations" && !narrowed => {
+                match sym.qualifier() {
+                    Some(owner) => {
+                        let args = json!({"operation": "implementations", "symbol": owner});
+                        vec![self.call(
+                            ToolName::Code,
+                            args,
+                            Some(Purpose::OverrideOwners { sym: sym.clone() }),
+                        )]
+                    }
+                    None => self.concept_fallback(query, sym),
+                }
+            }
             Reply::WrongKind { instead } if op == "callers" && !narrowed => {
                 self.doubts.push(Doubt::WrongKind);
                 // `callers` of a type is not a call relation: ask for its usages.
@@ -453,6 +468,97 @@ impl LocalPolicy {
             ));
         }
         calls
+    }
+
+    /// The owner's implementers are known: ask for every definition of the method's bare
+    /// name, to keep theirs.
+    pub(super) fn on_override_owners(
+        &mut self,
+        query: &Query,
+        sym: &SymbolRef,
+        answer: Reply,
+    ) -> Vec<ToolCall> {
+        let types: Vec<String> = match answer {
+            Reply::Hits(hits, _) => hits
+                .iter()
+                .filter(|h| {
+                    matches!(
+                        h.section,
+                        Some(CodeRelation::Implementations | CodeRelation::Subclasses)
+                    )
+                })
+                .filter_map(|h| h.name.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        if types.is_empty() {
+            self.fallback = Some(format!(
+                "Nothing implements or extends `{}`, so `{}` has no implementations",
+                sym.qualifier().unwrap_or_default(),
+                sym.name
+            ));
+            return self.concept_fallback(query, sym);
+        }
+        let args = json!({"operation": "find", "symbol": sym.leaf()});
+        vec![self.call(
+            ToolName::Code,
+            args,
+            Some(Purpose::Overrides {
+                sym: sym.clone(),
+                types,
+            }),
+        )]
+    }
+
+    /// Every definition of the method's name: the owner's own is the target, those of its
+    /// implementers are the implementations.
+    pub(super) fn on_overrides(
+        &mut self,
+        query: &Query,
+        sym: &SymbolRef,
+        types: &[String],
+        answer: Reply,
+    ) -> Vec<ToolCall> {
+        let candidates = match answer {
+            Reply::Hits(hits, _) | Reply::Ambiguous(hits) => hits,
+            _ => Vec::new(),
+        };
+        let owner_of = |h: &Hit| {
+            h.name
+                .as_deref()
+                .and_then(|n| n.rsplit_once('.'))
+                .map(|(o, _)| o.to_string())
+        };
+        let target = candidates
+            .iter()
+            .find(|h| h.name.as_deref() == Some(sym.name.as_str()))
+            .cloned();
+        let overrides: Vec<Hit> = candidates
+            .into_iter()
+            .filter(|h| owner_of(h).is_some_and(|o| types.contains(&o)))
+            .map(|mut h| {
+                h.section = Some(CodeRelation::Implementations);
+                h
+            })
+            .collect();
+        let Some(mut target) = target.filter(|_| !overrides.is_empty()) else {
+            self.fallback = Some(format!(
+                "No type that implements or extends `{}` defines `{}`",
+                sym.qualifier().unwrap_or_default(),
+                sym.leaf()
+            ));
+            return self.concept_fallback(query, sym);
+        };
+        target.section = None;
+        let mut hits = vec![target];
+        hits.extend(overrides);
+        self.certain_because = Some(format!(
+            "implementations of {}: the methods of that name on the types that implement or \
+             extend its owner, read from the code graph",
+            sym.name
+        ));
+        self.record("implementations", sym, hits, 0);
+        Vec::new()
     }
 
     pub(super) fn record(
