@@ -701,6 +701,9 @@ const CUES: &[(&[&str], Build)] = &[
             "checks",
             "instantiate",
             "instantiates",
+            // "which patterns are built from LINK_LABEL": what is made of a value uses it.
+            "built",
+            "composed",
             "construct",
             "constructs",
             "creates",
@@ -737,6 +740,9 @@ fn ends_name_clause(w: &str) -> bool {
             | "before"
             | "after"
             | "during"
+            | "once"
+            | "until"
+            | "unless"
     )
 }
 
@@ -2122,6 +2128,13 @@ mod tests {
         assert_eq!(
             parse("retry's retry").intent,
             Intent::Definition(placed("retry", None, &["retry"]))
+        );
+        // What is built from a value uses it.
+        let q = "which patterns are built from LINK_LABEL";
+        assert!(
+            matches!(parse(q).intent, Intent::Callers(ref s) if s.name == "LINK_LABEL"),
+            "{q}: {:?}",
+            parse(q).intent
         );
         // A kind word makes an all-capitals word a name, not an acronym of the prose.
         let q = "where is the DOLLAR bindvar type used";
