@@ -16,7 +16,7 @@ source "$(dirname "$0")/../fetch-lib.sh" target/heldout9
 # --- Go: library source from Debian (`apt-get download`, unpacked with `dpkg -x`, no
 # install): gorilla/handlers 1.5.1 (github.com/gorilla/handlers: net/http middleware for
 # CORS, request logging in Apache formats, gzip/deflate compression, proxy headers, panic
-# recovery, method overrides and canonical hosts; ~1,100 lines of non-test code).
+# recovery, method overrides and canonical hosts; ~1,200 lines of non-test code).
 debian golang-github-gorilla-handlers-dev 1.5.1-3 \
   b74008ce7b10f9d7b971289ccfff9183229aefc6157e8ef0c52b90fddcdc79c5 \
   github.com/gorilla/handlers handlers-1.5.1
@@ -34,6 +34,6 @@ npm_pack immer 10.1.1 \
   946cc79684ad1e080b09d4f2da14247b272aa667f3aaa100f35846148689f08f immer-10.1.1 src
 # --- Rust: crates.io `.crate` (what cargo downloads; nothing built): semver 1.0.23
 # (Version, VersionReq, Comparator, Op, Prerelease and BuildMetadata, the parser, the
-# matching rules, Display/Ord/FromStr impls, the serde impls; ~2,400 lines in src/).
+# matching rules, Display/Ord/FromStr impls, the serde impls; ~2,200 lines in src/).
 crate semver 1.0.23 \
   61697e0a1c7e512e84a621326239844a24d8207b4669b41bc18b32ea5cbf988b
