@@ -701,6 +701,9 @@ const CUES: &[(&[&str], Build)] = &[
             "checks",
             "instantiate",
             "instantiates",
+            // "where does the html renderer use safe_entity": what uses a name is where it is used.
+            "use",
+            "uses",
             // "which patterns are built from LINK_LABEL": what is made of a value uses it.
             "built",
             "composed",
@@ -791,8 +794,11 @@ fn cue_intent(q: &str) -> Option<Intent> {
         // what a definition returns describes it; "where does echo return X" asks where X
         // is used.
         .filter(|&(i, _)| {
-            !(matches!(all[i].to_lowercase().as_str(), "return" | "returns")
-                && i > 0
+            // So does what it uses ("the package level one that uses CommandLine").
+            !(matches!(
+                all[i].to_lowercase().as_str(),
+                "return" | "returns" | "use" | "uses"
+            ) && i > 0
                 && matches!(all[i - 1].to_lowercase().as_str(), "that" | "which" | "who"))
         })
         .find_map(|(at, build)| cue_slot(&all, at, build))
@@ -2128,6 +2134,19 @@ mod tests {
         assert_eq!(
             parse("retry's retry").intent,
             Intent::Definition(placed("retry", None, &["retry"]))
+        );
+        // What uses a name asks where it is used; what a definition uses describes it.
+        let q = "where does the html renderer use safe_entity";
+        assert!(
+            matches!(parse(q).intent, Intent::Callers(ref s) if s.name == "safe_entity"),
+            "{q}: {:?}",
+            parse(q).intent
+        );
+        let q = "StringToStringVarP, the package level one that uses CommandLine, not the FlagSet";
+        assert!(
+            matches!(parse(q).intent, Intent::Definition(ref s) if s.name == "StringToStringVarP"),
+            "{q}: {:?}",
+            parse(q).intent
         );
         // What is built from a value uses it.
         let q = "which patterns are built from LINK_LABEL";
