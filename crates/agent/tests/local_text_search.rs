@@ -467,3 +467,34 @@ async fn a_callee_guessed_from_a_unique_name_is_listed_last() {
         r.relevant_files[1].rationale
     );
 }
+
+/// A static getter and setter named like the value they wrap are its definitions, and
+/// their own bodies (which read and write the backing variable) are not its uses: the
+/// file that uses the setting comes first.
+#[tokio::test]
+async fn accessor_bodies_are_not_uses_of_the_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/settings.js",
+        "let cutoffYear = 60;\n\nexport default class Settings {\n  static get cutoffYear() {\n    return cutoffYear;\n  }\n\n  static set cutoffYear(year) {\n    cutoffYear = year % 100;\n  }\n}\n",
+    );
+    write(
+        dir.path(),
+        "src/util.js",
+        "import Settings from './settings.js';\n\nexport function untruncateYear(year) {\n  const cutoff = Settings.cutoffYear;\n  return year > cutoff ? 1900 + year : 2000 + year;\n}\n",
+    );
+    let r = ask(dir.path(), "where is cutoffYear used").await;
+    let got = files(&r);
+    assert_eq!(
+        got.first().map(|f| f.0.as_str()),
+        Some("src/util.js"),
+        "{got:?}"
+    );
+    assert!(got[0].1.contains(&4), "{got:?}");
+    let settings = got.iter().find(|f| f.0 == "src/settings.js");
+    assert!(
+        settings.is_none_or(|f| !f.1.contains(&5) && !f.1.contains(&9)),
+        "{got:?}"
+    );
+}

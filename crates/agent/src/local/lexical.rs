@@ -276,6 +276,13 @@ pub fn definition_on(line: &str) -> Option<(String, &'static str)> {
             }
         }
     };
+    // `static get x() {`, `static parse(s) {`: a static method of a JavaScript, TypeScript
+    // or Java class, not a Rust `static` item.
+    if kw == "static"
+        && let Some(m) = method_shape(rest, indent.max(1))
+    {
+        return Some(m);
+    }
     let kind = KEYWORDS
         .iter()
         .find(|(k, _)| *k == kw)
@@ -1352,6 +1359,31 @@ mod tests {
             .map(|h| h.line)
             .collect();
         assert_eq!(got, [6]);
+    }
+
+    #[test]
+    fn static_accessors_and_methods_are_definitions() {
+        for (l, want) in [
+            (
+                "  static get twoDigitCutoffYear() {",
+                Some(("twoDigitCutoffYear", "method")),
+            ),
+            (
+                "  static set twoDigitCutoffYear(year) {",
+                Some(("twoDigitCutoffYear", "method")),
+            ),
+            (
+                "  static fromISO(text, opts = {}) {",
+                Some(("fromISO", "method")),
+            ),
+            (
+                "static COUNTER: AtomicUsize = AtomicUsize::new(0);",
+                Some(("COUNTER", "const")),
+            ),
+        ] {
+            let got = definition_on(l);
+            assert_eq!(got.as_ref().map(|(n, k)| (n.as_str(), *k)), want, "{l}");
+        }
     }
 
     #[test]

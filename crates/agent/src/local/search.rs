@@ -147,6 +147,16 @@ impl LocalPolicy {
                         hits = caught;
                     }
                 }
+                // A use inside a definition of the name itself (a getter returning the
+                // variable it is named for, a recursive call) is not a use by another
+                // place, when other places use it.
+                let inside_own = |h: &lexical::TextHit| {
+                    defs.iter()
+                        .any(|d| d.path == h.path && d.line < h.line && h.line <= d.end_line)
+                };
+                if hits.iter().any(|h| !inside_own(h)) {
+                    hits.retain(|h| !inside_own(h));
+                }
                 (hits, Relation::Caller)
             }
         };
