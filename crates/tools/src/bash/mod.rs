@@ -164,11 +164,8 @@ struct Chosen {
 struct Lazy {
     /// The OS confinement.
     confinement: OnceLock<Chosen>,
-    /// Masked files (secrets by name, multiply-linked), repo-relative.
-    masked: OnceLock<Vec<String>>,
-    /// git's configuration files: the repository's, its submodules' and worktrees', and
-    /// those of nested repositories (absolute).
-    git_configs: OnceLock<Vec<PathBuf>>,
+    /// The masked files and git's configuration files, found by one walk of the tree.
+    scan: OnceLock<Scan>,
     /// `-c` overrides for the repository's filter and diff drivers.
     git_drivers: OnceLock<Vec<String>>,
     /// Absolute paths of the allowed programs.
@@ -377,15 +374,15 @@ impl BashTool {
     /// git directory the masked-file scan passes (they are not in [`BashTool::masked`]:
     /// their base name, `config`, must not become a search exclude).
     fn git_configs(&self) -> &[PathBuf] {
-        self.lazy
-            .git_configs
-            .get_or_init(|| scan_git_configs(self.root.path()))
+        &self.scan().git_configs
     }
 
     fn masked(&self) -> &[String] {
-        self.lazy
-            .masked
-            .get_or_init(|| scan_masked(self.root.path()))
+        &self.scan().masked
+    }
+
+    fn scan(&self) -> &Scan {
+        self.lazy.scan.get_or_init(|| scan(self.root.path()))
     }
 
     fn programs(&self) -> &HashMap<String, PathBuf> {
@@ -720,10 +717,21 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// Files whose contents are masked for every command: secret names and files with more
-/// than one hard link. `.git` is skipped (git's own files are not the model's business).
-fn scan_masked(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
+/// What one walk of the repository finds for the sandbox (`.git` is not entered: git's
+/// own files are not the model's business).
+#[derive(Debug, Default)]
+struct Scan {
+    /// Files whose contents are masked for every command: secret names and files with
+    /// more than one hard link, repo-relative and sorted.
+    masked: Vec<String>,
+    /// git's configuration files: those of the repository's `.git` and of every nested
+    /// git directory (a vendored clone, a checked-out submodule), absolute.
+    git_configs: Vec<PathBuf>,
+}
+
+/// Walks the repository once (at most 200,000 entries) for [`Scan`].
+fn scan(root: &Path) -> Scan {
+    let mut out = Scan::default();
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(false)
         .hidden(false)
@@ -738,43 +746,19 @@ fn scan_masked(root: &Path) -> Vec<String> {
         let Ok(meta) = entry.path().symlink_metadata() else {
             continue;
         };
-        if !meta.is_file() {
-            continue;
-        }
-        if (secrets::is_secret_path(entry.path()) || secrets::is_multiply_linked(&meta))
+        if meta.is_dir() {
+            let dotgit = entry.path().join(".git");
+            if dotgit.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+                out.git_configs.extend(secrets::git_config_files(&dotgit));
+            }
+        } else if meta.is_file()
+            && (secrets::is_secret_path(entry.path()) || secrets::is_multiply_linked(&meta))
             && let Ok(rel) = entry.path().strip_prefix(root)
         {
-            out.push(rel.to_string_lossy().replace('\\', "/"));
+            out.masked.push(rel.to_string_lossy().replace('\\', "/"));
         }
     }
-    out.sort();
-    out
-}
-
-/// git's configuration files: those of the repository's `.git` and of every nested git
-/// directory (a vendored clone, a checked-out submodule), found by the same walk as
-/// [`scan_masked`].
-fn scan_git_configs(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let walker = ignore::WalkBuilder::new(root)
-        .standard_filters(false)
-        .hidden(false)
-        .follow_links(false)
-        .filter_entry(|e| e.file_name() != ".git")
-        .build();
-    for (n, entry) in walker.enumerate() {
-        if n > 200_000 {
-            break;
-        }
-        let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_some_and(|t| t.is_dir()) {
-            continue;
-        }
-        let dotgit = entry.path().join(".git");
-        if dotgit.symlink_metadata().is_ok_and(|m| m.is_dir()) {
-            out.extend(secrets::git_config_files(&dotgit));
-        }
-    }
+    out.masked.sort();
     out
 }
 
