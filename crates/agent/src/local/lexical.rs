@@ -745,38 +745,50 @@ pub fn usages(texts: &[(String, String)], name: &str, calls: bool, access: Acces
 /// nearest line above it at the left margin (not a closing bracket, a comment or a
 /// decorator) declares a value ([`declares_value`]), not a function or a class.
 pub fn top_level_uses(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
-    usages(texts, name, false, Access::Any)
-        .into_iter()
-        .filter_map(|mut h| {
-            let (_, text) = texts.iter().find(|(p, _)| *p == h.path)?;
-            let lines: Vec<&str> = text.lines().collect();
-            let at = (h.line as usize).checked_sub(1)?;
-            // A line at the margin (the name's own declaration, an assignment, an
-            // import) is no use inside a table.
-            if !lines.get(at)?.starts_with([' ', '\t']) {
-                return None;
-            }
-            let head = lines[..at].iter().rev().find(|l| {
-                let t = l.trim_end();
-                !t.is_empty()
-                    && !l.starts_with([' ', '\t'])
-                    && !t.starts_with([')', '}', ']', '@', '#'])
-                    && !is_comment(t)
-            })?;
-            if !declares_value(head) {
-                return None;
-            }
-            // In a Go group (`const (` … `\tDOLLAR` …) a line that starts with the name
-            // declares it.
-            let grouped = head.trim_end().ends_with('(');
-            let mut first = lines[at].split(|c: char| !(c.is_alphanumeric() || c == '_'));
-            if grouped && first.find(|w| !w.is_empty()) == Some(name) {
-                return None;
-            }
-            h.name = definition_on(head).map(|(n, _)| n);
-            Some(h)
-        })
-        .collect()
+    let hits = usages(texts, name, false, Access::Any);
+    let mut out = Vec::new();
+    for (path, text) in texts {
+        if !hits.iter().any(|h| h.path == *path) {
+            continue;
+        }
+        // Each file is split once, however many uses it holds.
+        let lines: Vec<&str> = text.lines().collect();
+        out.extend(
+            hits.iter()
+                .filter(|h| h.path == *path)
+                .filter_map(|h| table_use(&lines, h.clone(), name)),
+        );
+    }
+    out
+}
+
+/// `h` named for the value it is used in, when its line is inside a top-level value
+/// declaration (see [`top_level_uses`]).
+fn table_use(lines: &[&str], mut h: TextHit, name: &str) -> Option<TextHit> {
+    let at = (h.line as usize).checked_sub(1)?;
+    // A line at the margin (the name's own declaration, an assignment, an import) is no
+    // use inside a table.
+    if !lines.get(at)?.starts_with([' ', '\t']) {
+        return None;
+    }
+    let head = lines[..at].iter().rev().find(|l| {
+        let t = l.trim_end();
+        !t.is_empty()
+            && !l.starts_with([' ', '\t'])
+            && !t.starts_with([')', '}', ']', '@', '#'])
+            && !is_comment(t)
+    })?;
+    if !declares_value(head) {
+        return None;
+    }
+    // In a Go group (`const (` … `\tDOLLAR` …) a line that starts with the name declares it.
+    let grouped = head.trim_end().ends_with('(');
+    let mut words = lines[at].split(|c: char| !(c.is_alphanumeric() || c == '_'));
+    if grouped && words.find(|w| !w.is_empty()) == Some(name) {
+        return None;
+    }
+    h.name = definition_on(head).map(|(n, _)| n);
+    Some(h)
 }
 
 /// Whether a line at the left margin declares a value: `var`, `const`, `let`, `static`

@@ -364,7 +364,7 @@ impl LocalPolicy {
                         // type is not the repository's own `Error`; the text says who
                         // implements it (`impl error::Error for X`, `implements
                         // java.io.Closeable`).
-                        if sym.within.first().is_some_and(|p| query::is_std_root(p))
+                        if sym.std_rooted()
                             && let Some(text) = self.text_search(op, &sym, false)
                         {
                             calls.extend(text);

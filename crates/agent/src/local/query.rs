@@ -138,6 +138,12 @@ impl SymbolRef {
     pub fn qualifier(&self) -> Option<&str> {
         self.name.rsplit_once('.').map(|(q, _)| q)
     }
+
+    /// Whether its places start at a standard library's root (`std::error::Error`): what
+    /// it names is not defined in the repository ([`is_std_root`]).
+    pub(super) fn std_rooted(&self) -> bool {
+        self.within.first().is_some_and(|p| is_std_root(p))
+    }
 }
 
 /// A parsed question.
@@ -730,23 +736,9 @@ const CUES: &[(&[&str], Build)] = &[
 ];
 
 /// Words that end the clause holding a cue's name: what follows says why or when ("…
-/// call sweetenFields to turn key value pairs into fields").
+/// call sweetenFields to turn key value pairs into fields"), as after a frame.
 fn ends_name_clause(w: &str) -> bool {
-    matches!(
-        w,
-        "to" | "so"
-            | "when"
-            | "whenever"
-            | "because"
-            | "if"
-            | "while"
-            | "before"
-            | "after"
-            | "during"
-            | "once"
-            | "until"
-            | "unless"
-    )
+    CLAUSE_OPENERS.contains(&w)
 }
 
 /// Words between a cue and its name that say nothing about the name ("methods *does the*

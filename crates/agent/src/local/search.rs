@@ -91,7 +91,7 @@ impl LocalPolicy {
         }
         // Who implements or uses `std::error::Error` is asked of the standard library's
         // type: the repository's own `Error` is a namesake, not its definition.
-        if op != "find" && sym.within.first().is_some_and(|p| query::is_std_root(p)) {
+        if op != "find" && sym.std_rooted() {
             defs.clear();
         }
         let value_or_type = defs.iter().any(|d| {

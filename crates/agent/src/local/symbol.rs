@@ -168,9 +168,7 @@ impl LocalPolicy {
                     ));
                 }
                 let files: Vec<String> = if op == "usages" {
-                    let mut f: Vec<String> = hits.iter().map(|h| h.path.clone()).collect();
-                    f.dedup();
-                    f
+                    hits.iter().map(|h| h.path.clone()).collect()
                 } else {
                     Vec::new()
                 };
