@@ -52,7 +52,7 @@ debian_tree() {
 # --- Go: library source from Debian (`apt-get download`, unpacked with `dpkg -x`, no
 # install): redigo 1.8.3 (github.com/gomodule/redigo: the Redis client package `redis`,
 # with Conn and its implementations, the connection Pool, PubSubConn, Script, the reply
-# helpers and Scan/ScanStruct/Args, and `redisx` with the connection multiplexer; ~3,900
+# helpers and Scan/ScanStruct/Args, and `redisx` with the connection multiplexer; ~3,700
 # lines of non-test code; go.mod and the tests in the tree).
 debian_tree golang-github-gomodule-redigo-dev 1:1.8.3-1 \
   0ad2749eebc85e3f4bfb45c00de13fa691b394bed680ebb0e209e698b1991037 \
@@ -77,7 +77,7 @@ debian_tree bazel-bootstrap-source 4.2.3+ds-9 \
 # --- Rust: crates.io `.crate` (what cargo downloads; nothing built): csv 1.3.0 (Reader
 # and ReaderBuilder, Writer and WriterBuilder, StringRecord and ByteRecord, the serde
 # deserializer and serializer, Error and ErrorKind, the tutorial and cookbook modules;
-# ~8,700 lines in src/, much of it documentation; examples/, tests/ and benches/ in the
+# ~12,200 lines in src/, much of it documentation and inline tests; examples/, tests/ and benches/ in the
 # tree).
 crate csv 1.3.0 \
   ac574ff4d437a7b5ad237ef331c17ccca63c46479e5b5453eb8e10bb99a759fe
