@@ -70,8 +70,54 @@ fn without_urls(s: &str) -> String {
     out
 }
 
-/// A report's words with how often it says each, its first line's counted
-/// [`TITLE_BOOST`] more times.
+/// Labels of an environment line whose value is the machine, not the program: `OS:
+/// Windows 10`, `Platform: linux; (…)`.
+const MACHINE_LABELS: &[&str] = &["os", "platform", "operating system", "arch", "architecture"];
+
+/// Whether a line of a report states the environment it ran in rather than what went
+/// wrong: `- python-dotenv version: 1.2.1`, `**Version of tomlkit**: 0.11.6`, `Python
+/// version:        3.11.0 (main, …)`, `OS: Arch Linux`. Bug report templates ask for
+/// them, 41 lines in the 94 reports of `evals/issues*`; their words (`version`,
+/// `python`, the project's own name) say nothing about the fault and lift the files they
+/// happen to name, such as a package's `version.py`.
+fn environment_line(line: &str) -> bool {
+    let bare = line
+        .trim_start()
+        .trim_start_matches(['-', '*', '+', ' '])
+        .replace(['*', '`'], "");
+    let Some((label, value)) = bare.split_once(':') else {
+        return false;
+    };
+    let label = label.trim().to_lowercase();
+    let short = label.len() <= 48
+        && label.split_whitespace().count() <= 5
+        && label
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '.' | '-' | '_' | '/' | '(' | ')'));
+    // "the version: 1.2 is parsed as 1.2.0" is a sentence about a version, not a field.
+    let article = label
+        .split_whitespace()
+        .any(|w| matches!(w, "the" | "a" | "an" | "this" | "that" | "my" | "our"));
+    if !short || label.is_empty() || article {
+        return false;
+    }
+    let value = value.trim().trim_start_matches('v');
+    let versioned = value.starts_with(|c: char| c.is_ascii_digit());
+    let says_version = label
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "version" || w == "versions");
+    (says_version && versioned) || MACHINE_LABELS.contains(&label.as_str())
+}
+
+/// A report's text as ranked: without its web addresses ([`without_urls`]) and without
+/// the lines that state its environment ([`environment_line`]).
+fn report_text(question: &str) -> String {
+    let kept: Vec<&str> = question.lines().filter(|l| !environment_line(l)).collect();
+    without_urls(&kept.join("\n"))
+}
+
+/// A report's words ([`report_text`]) with how often it says each, its first line's
+/// counted [`TITLE_BOOST`] more times.
 pub fn report_terms(question: &str) -> Vec<(String, f64)> {
     let mut order: Vec<String> = Vec::new();
     let mut counts: HashMap<String, f64> = HashMap::new();
@@ -80,7 +126,7 @@ pub fn report_terms(question: &str) -> Vec<(String, f64)> {
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
     let title_terms = terms_of(&without_urls(title));
-    for t in terms_of(&without_urls(question)) {
+    for t in terms_of(&report_text(question)) {
         let c = counts.entry(t.clone()).or_insert(0.0);
         if *c == 0.0 {
             order.push(t);
@@ -157,10 +203,10 @@ fn name_words(s: &str) -> Vec<String> {
     out
 }
 
-/// How often the report says each of its [`name_words`] (web addresses left out).
+/// How often the report says each of its [`name_words`] ([`report_text`]).
 fn name_counts(question: &str) -> HashMap<String, f64> {
     let mut counts = HashMap::new();
-    for w in name_words(&without_urls(question)) {
+    for w in name_words(&report_text(question)) {
         *counts.entry(w).or_insert(0.0) += 1.0;
     }
     counts
@@ -378,6 +424,37 @@ pub fn rank_report(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn environment_lines_are_not_the_fault() {
+        for line in [
+            "- python-dotenv version: 1.2.1",
+            "**Version of tomlkit**: 0.11.6",
+            "Python version:        3.11.0 (main, Oct 27 2022) [GCC 11.3.0])",
+            "* cattrs version: 23.1.2 -> 23.2.1",
+            "used tomlkit version: `0.11.6`",
+            "OS: Arch Linux 5.15.45-1-lts",
+            "* Operating System: macOS Sequoia 15.0",
+            "Sphinx version: v7.4.0",
+        ] {
+            assert!(environment_line(line), "{line}");
+        }
+        for line in [
+            "the version: 1.2 is parsed as 1.2.0",
+            "Version: a string the parser rejects",
+            "KEY=value  # comment",
+            "error: version mismatch at line 3",
+            "Traceback (most recent call last):",
+            "when the version of the file is 2: it fails",
+        ] {
+            assert!(!environment_line(line), "{line}");
+        }
+        let with_env =
+            report_terms("Comment kept as value\n\n- python-dotenv version: 1.2.1\nthe value");
+        let without = report_terms("Comment kept as value\n\nthe value");
+        assert_eq!(with_env, without);
+        assert!(!without.is_empty());
+    }
+
     use super::*;
 
     #[test]
