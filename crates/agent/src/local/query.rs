@@ -236,6 +236,13 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("callees of ", "", CALLEES, true),
     ("calls made by ", "", CALLEES, true),
     ("what do ", " call", CALLEES, true),
+    // "what does matches_impl dispatch to", "what does Parse delegate to": the calls it
+    // hands the work on to.
+    ("what does ", " dispatch to", CALLEES, true),
+    ("what does ", " delegate to", CALLEES, true),
+    ("what does ", " forward to", CALLEES, true),
+    ("what does ", " hand off to", CALLEES, true),
+    ("what does ", " defer to", CALLEES, true),
     ("which functions does ", " call", CALLEES, true),
     ("which methods does ", " call", CALLEES, true),
     ("what functions are called by ", "", CALLEES, true),
@@ -509,8 +516,14 @@ fn classify_plain(q: &str) -> Intent {
         return intent;
     }
     // The whole question may be a bare symbol ("IssueStore", "`Plan`",
-    // "interface IssueStore", "post_transaction").
-    if let Some(sym) = slot_symbol(q, false, false) {
+    // "interface IssueStore", "post_transaction"). After an imperative ("show
+    // IssueStore", "find the function that implements caret matching") the rest is read:
+    // that word asks, and a kind word after it must not make it the name.
+    let asked = match q.split_once(' ') {
+        Some((first, rest)) if request::is_imperative(&first.to_lowercase()) => rest,
+        _ => q,
+    };
+    if let Some(sym) = slot_symbol(asked, false, asked.len() < q.len()) {
         return Intent::Definition(sym);
     }
     Intent::Concept
@@ -532,8 +545,14 @@ fn before_clause<'a>(rest: &'a str, suffix: &str) -> Option<&'a str> {
     }
     rest.match_indices(suffix).find_map(|(at, _)| {
         let after = &rest[at + suffix.len()..];
-        let next = after.strip_prefix(' ')?.split_whitespace().next()?;
-        CLAUSE_OPENERS.contains(&next).then_some(&rest[..at])
+        let mut next = after.strip_prefix(' ')?.split_whitespace();
+        let first = next.next()?;
+        // "… dispatch to for each operator": a quantified "for" says over what, too.
+        let quantified = first == "for"
+            && next
+                .next()
+                .is_some_and(|w| matches!(w, "each" | "every" | "all" | "any"));
+        (CLAUSE_OPENERS.contains(&first) || quantified).then_some(&rest[..at])
     })
 }
 
@@ -584,6 +603,23 @@ const USE_PARTICIPLES: &[&str] = &[
     "broadcast",
     "logged",
 ];
+
+/// Whether the question asks for direct relations only ("which classes subclass Cache
+/// directly", "the direct implementers of Zone"), not those through another one.
+/// "Directly or not", "directly or indirectly", "direct or through another" ask for all.
+pub fn asks_direct(raw: &str) -> bool {
+    let words: Vec<String> = raw
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "directly" | "direct")
+            && words.get(i + 1).is_none_or(|n| n != "or" && n != "and")
+    }) && !words
+        .iter()
+        .any(|w| matches!(w.as_str(), "indirectly" | "indirect" | "transitively"))
+}
 
 /// Whether the question asks where something is caught ("which places catch X", "where is
 /// X rescued"), not where it is raised or used.
@@ -970,6 +1006,12 @@ fn is_description_noun(w: &str) -> bool {
             | "builtin"
             | "primitive"
             | "setting"
+            | "sentinel"
+            | "marker"
+            | "singleton"
+            | "placeholder"
+            | "property"
+            | "attribute"
     )
 }
 
@@ -1620,6 +1662,9 @@ mod tests {
             "what does HandleWebhook call to verify the signature",
             "what does HandleWebhook call when the body is empty",
             "what does HandleWebhook call once the body is read",
+            "what does HandleWebhook dispatch to",
+            "what does HandleWebhook delegate to for each event",
+            "what does HandleWebhook hand off to",
         ] {
             assert_eq!(
                 parse(q).intent,
@@ -2204,5 +2249,52 @@ mod tests {
         ] {
             assert_eq!(parse(q).intent, Intent::Concept, "{q}");
         }
+    }
+
+    #[test]
+    fn an_imperative_is_no_name() {
+        for q in [
+            "find the function that implements caret matching",
+            "find the function",
+            "locate the function that throws the minified error",
+        ] {
+            assert_eq!(parse(q).intent, Intent::Concept, "{q}");
+        }
+        assert_eq!(parse("find Do").intent, Intent::Definition(sym("Do")));
+        assert_eq!(
+            parse("show IssueStore").intent,
+            Intent::Definition(sym("IssueStore"))
+        );
+        assert_eq!(
+            parse("show the IssueStore struct").intent,
+            Intent::Definition(kinded("IssueStore", "struct"))
+        );
+    }
+
+    #[test]
+    fn description_nouns_around_a_used_name() {
+        for (q, name) in [
+            ("where is the NOTHING sentinel checked", "NOTHING"),
+            ("where is the _missing marker used", "_missing"),
+            ("where is the DRAFT_STATE property read", "DRAFT_STATE"),
+        ] {
+            assert_eq!(parse(q).intent, Intent::Callers(sym(name)), "{q}");
+        }
+    }
+
+    #[test]
+    fn direct_relations_only() {
+        assert!(asks_direct("which classes subclass Cache directly"));
+        assert!(asks_direct("the direct implementers of Zone"));
+        assert!(!asks_direct(
+            "all the exceptions that derive from TemplateError, directly or not"
+        ));
+        assert!(!asks_direct(
+            "which progress columns subclass ProgressColumn, directly or indirectly"
+        ));
+        assert!(!asks_direct(
+            "which classes implement Console, directly or through another interface"
+        ));
+        assert!(!asks_direct("what extends _TimedCache"));
     }
 }

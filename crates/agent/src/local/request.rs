@@ -87,6 +87,11 @@ const IMPERATIVES: &[&str] = &[
     "return",
 ];
 
+/// Whether `w` (lower case) is one of the [`IMPERATIVES`] that open a request.
+pub fn is_imperative(w: &str) -> bool {
+    IMPERATIVES.contains(&w)
+}
+
 /// Quantifiers and articles before a relation noun ("every caller", "all the methods").
 const QUANTIFIERS: &[&str] = &["all", "every", "each", "any", "the", "of"];
 

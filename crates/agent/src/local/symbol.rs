@@ -157,6 +157,17 @@ impl LocalPolicy {
                 } else {
                     hits
                 };
+                // "which classes subclass Cache directly": not those through another
+                // subclass (`TTLCache` via `_TimedCache`).
+                let direct = |h: &Hit| h.section.is_none() || h.via.is_none();
+                let hits = if op == "implementations"
+                    && query::asks_direct(&query.raw)
+                    && hits.iter().any(|h| h.section.is_some() && h.via.is_none())
+                {
+                    hits.into_iter().filter(direct).collect()
+                } else {
+                    hits
+                };
                 if op != "find"
                     && let Some(target) = hits.iter().find(|h| h.section.is_none())
                 {
@@ -832,9 +843,11 @@ pub(super) fn lives_in(h: &Hit, word: &str) -> bool {
         .as_deref()
         .and_then(|n| n.rsplit_once('.'))
         .is_some_and(|(owner, _)| {
-            text::split_words(owner)
-                .iter()
-                .any(|w| w.eq_ignore_ascii_case(&word))
+            // "responseLogger's WriteHeader": the owner itself, in lower case.
+            owner.eq_ignore_ascii_case(&word)
+                || text::split_words(owner)
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(&word))
         });
     in_qname
         || owner_word
@@ -890,4 +903,38 @@ pub(super) fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
         (!whole(h), owner.is_none_or(|o| o != stem))
     });
     chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn method(name: &str, path: &str) -> Hit {
+        Hit {
+            name: Some(name.into()),
+            qname: Some(format!("handlers.{name}")),
+            kind: Some("method".into()),
+            path: path.into(),
+            line: 1,
+            end_line: None,
+            section: None,
+            call_site: None,
+            calls: Vec::new(),
+            inferred: false,
+            origin: Default::default(),
+            via: None,
+        }
+    }
+
+    #[test]
+    fn an_owner_said_in_lower_case_is_where_a_method_lives() {
+        let logger = method("responseLogger.WriteHeader", "handlers.go");
+        let compress = method("compressResponseWriter.WriteHeader", "compress.go");
+        // "responseLogger's WriteHeader": the whole owner, lower-cased.
+        assert!(lives_in(&logger, "responselogger"));
+        assert!(!lives_in(&compress, "responselogger"));
+        // A word of the owner ("the logger's WriteHeader") as before.
+        assert!(lives_in(&logger, "logger"));
+        assert!(!lives_in(&compress, "logger"));
+    }
 }

@@ -261,21 +261,28 @@ pub(super) struct Grouped {
 pub(super) fn group(entries: &[Entry], intent: &Intent, tests_first: bool) -> Vec<Grouped> {
     let mut files: Vec<Grouped> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
+        let rel_rank = match (intent, e.relation) {
+            (Intent::Definition(_) | Intent::Methods(_), Relation::Definition) => 0,
+            (Intent::Definition(_) | Intent::Methods(_), _) => 1,
+            (Intent::Concept, Relation::Concept { rank: 0, .. }) => 0,
+            (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
+            (Intent::Concept, _) => 2,
+            (_, Relation::Definition) => 1,
+            // A callee the graph only guessed comes after the target's own file.
+            _ if e.guessed => 2,
+            _ => 0,
+        };
         let pos = match files.iter().position(|f| f.path == e.path) {
-            Some(p) => p,
+            Some(p) => {
+                // The target's own file that also holds its subclasses is a file of the
+                // answer, not only of the definition.
+                if matches!(intent, Intent::Implementations(_)) {
+                    files[p].order.1 = files[p].order.1.min(rel_rank);
+                }
+                p
+            }
             None => {
                 let class = classify::classify(&e.path);
-                let rel_rank = match (intent, e.relation) {
-                    (Intent::Definition(_) | Intent::Methods(_), Relation::Definition) => 0,
-                    (Intent::Definition(_) | Intent::Methods(_), _) => 1,
-                    (Intent::Concept, Relation::Concept { rank: 0, .. }) => 0,
-                    (Intent::Concept, Relation::Callee | Relation::Caller) => 1,
-                    (Intent::Concept, _) => 2,
-                    (_, Relation::Definition) => 1,
-                    // A callee the graph only guessed comes after the target's own file.
-                    _ if e.guessed => 2,
-                    _ => 0,
-                };
                 files.push(Grouped {
                     path: e.path.clone(),
                     role: classify::role(&e.path, e.relation, e.kind.as_deref()),
@@ -352,8 +359,86 @@ pub(super) fn group(entries: &[Entry], intent: &Intent, tests_first: bool) -> Ve
                 .count()
         };
         files.sort_by_key(|f| (f.order.0, std::cmp::Reverse(calls(f)), f.order.1, f.order.2));
+    } else if let Intent::Implementations(_) = intent {
+        // Among the files that hold implementations, the one with most of them first (the
+        // interface's own file with one implementer after the file of five).
+        let held = |f: &Grouped| {
+            f.entries
+                .iter()
+                .filter(|e| e.relation == Relation::Implementation)
+                .count()
+        };
+        // On a tie the target's own file, which came first, stays first: it holds the
+        // declaration the implementations answer to (goflags, sqlx, toml-test cases).
+        files.sort_by_key(|f| (f.order.0, f.order.1, std::cmp::Reverse(held(f)), f.order.2));
     } else {
         files.sort_by_key(|f| f.order);
     }
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &str, relation: Relation, line: u32) -> Entry {
+        Entry {
+            path: path.into(),
+            relation,
+            name: None,
+            kind: Some("class".into()),
+            line,
+            end_line: None,
+            note: String::new(),
+            source: "code",
+            target: None,
+            guessed: false,
+        }
+    }
+
+    fn sym(name: &str) -> SymbolRef {
+        SymbolRef {
+            name: name.into(),
+            kind: None,
+            within: Vec::new(),
+            params: None,
+            described: false,
+        }
+    }
+
+    #[test]
+    fn implementations_rank_files_by_what_they_hold() {
+        // The base class's own file holds five subclasses; another file holds one.
+        let mut entries = vec![entry("pkg/__init__.py", Relation::Definition, 42)];
+        entries.push(entry("pkg/func.py", Relation::Implementation, 19));
+        for line in [144, 172, 203, 240, 277] {
+            entries.push(entry("pkg/__init__.py", Relation::Implementation, line));
+        }
+        let files = group(&entries, &Intent::Implementations(sym("Cache")), false);
+        let order: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(order, ["pkg/__init__.py", "pkg/func.py"]);
+        // A definition file with no subclass stays after the files that have them.
+        let entries = vec![
+            entry("pkg/base.py", Relation::Definition, 1),
+            entry("pkg/a.py", Relation::Implementation, 3),
+        ];
+        let files = group(&entries, &Intent::Implementations(sym("Base")), false);
+        assert_eq!(files[0].path, "pkg/a.py");
+        // One implementation each: the target's own file, seen first, stays first.
+        let entries = vec![
+            entry("pkg/base.py", Relation::Definition, 1),
+            entry("pkg/a.py", Relation::Implementation, 3),
+            entry("pkg/base.py", Relation::Implementation, 9),
+        ];
+        let files = group(&entries, &Intent::Implementations(sym("Base")), false);
+        assert_eq!(files[0].path, "pkg/base.py");
+        // Other questions keep the order of a file's first entry.
+        let entries = vec![
+            entry("pkg/base.py", Relation::Definition, 1),
+            entry("pkg/a.py", Relation::Caller, 3),
+            entry("pkg/base.py", Relation::Caller, 9),
+        ];
+        let files = group(&entries, &Intent::Callees(sym("run")), false);
+        assert_eq!(files[0].path, "pkg/a.py");
+    }
 }
