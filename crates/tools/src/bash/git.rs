@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use super::policy::{Blocked, Ctx};
 use super::redact::{self, OutputFilter};
-use crate::root::escape_for_display;
+use crate::display::escape_for_display;
 use crate::secrets;
 
 /// Environment variables to set.
