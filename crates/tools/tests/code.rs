@@ -1720,3 +1720,56 @@ fn code_output_escapes_hidden_characters_from_the_repository() {
         "Evil (function) at x\\nForged (function) at auth.go:1.go:3\n  func Evil() {}"
     );
 }
+
+/// The `file` filter names a place in the repository, so a path outside it (absolute,
+/// `..`, `~`, a symlink that leads out) is refused with the error `read` gives for it,
+/// instead of quietly finding nothing there. A suffix that is not a path from the root
+/// (`plan.go` for `internal/brain/plan.go`) still filters.
+#[test]
+fn code_file_filter_outside_the_repository_is_refused_like_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join("internal/brain")).unwrap();
+    std::fs::create_dir_all(dir.path().join("outside")).unwrap();
+    std::fs::write(repo.join("go.mod"), "module example.com/t\n\ngo 1.22\n").unwrap();
+    std::fs::write(
+        repo.join("internal/brain/plan.go"),
+        "package brain\n\nfunc Plan() {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("outside/x.go"),
+        "package x\n\nfunc Plan() {}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../outside", repo.join("out")).unwrap();
+    let root = RepoRoot::new(&repo).unwrap();
+    let tool = tool_for(&repo);
+    for file in [
+        "/etc/passwd",
+        "../outside/x.go",
+        "internal/../../outside",
+        "~/x.go",
+        "out",
+        "out/x.go",
+        " ../outside/x.go ",
+    ] {
+        let err = tool
+            .call(&json!({"operation": "find", "symbol": "Plan", "file": file}))
+            .unwrap_err();
+        let want = root.resolve(file.trim()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Refused, "{file}: {err}");
+        assert_eq!(err.to_string(), want.to_string(), "{file}");
+        assert!(err.to_string().starts_with("Path refused: "), "{err}");
+    }
+    for file in ["plan.go", "brain", "internal/brain/plan.go", "./internal"] {
+        assert_eq!(
+            text(
+                &tool,
+                json!({"operation": "find", "symbol": "Plan", "file": file})
+            ),
+            "Plan (function) at internal/brain/plan.go:3\n  func Plan() {}",
+            "{file}"
+        );
+    }
+}
