@@ -4,7 +4,10 @@
 //! line numbers, a header that gives the file's length, and a footer with the exact
 //! arguments of the next page lets the model read only what it needs. Everything that can
 //! go wrong (a directory, a binary, an empty file, a range past the end, a secret) gets its
-//! own message saying what to do instead.
+//! own message saying what to do instead. The text is shown through
+//! [`display::escape`](crate::display::escape), as every tool shows file text: a hostile
+//! file's bidi overrides, terminal escapes and invisible characters appear as `\u{…}`
+//! escapes with a note naming their lines, and the line numbers stay the file's.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
