@@ -15,6 +15,7 @@ use std::thread::JoinHandle;
 use explore_agent::{Event, EventSink};
 use explore_tools::ToolName;
 use explore_tools::code::progress::{self as index_progress, Phase, Snapshot};
+use explore_tools::display::escape_for_display;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The progress line on screen, if any, for [`suspended`].
@@ -369,15 +370,11 @@ pub fn short_call(tool: &str, args: &serde_json::Value) -> String {
     one_line(&format!("{tool} {}", detail.trim()), 60)
 }
 
-/// First line of `s`, control characters dropped, cut to `max` characters with `…`.
+/// First line of `s`, escaped as the tools escape text ([`escape_for_display`]: a
+/// model may copy a file's bidi override or ESC into a tool argument), cut to `max`
+/// characters with `…`.
 fn one_line(s: &str, max: usize) -> String {
-    let line: String = s
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect();
+    let line = escape_for_display(s.lines().next().unwrap_or_default());
     if line.chars().count() <= max {
         line
     } else {
@@ -402,6 +399,17 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// A tool argument with a bidi override or an ESC sequence (copied from a hostile
+    /// file) shows as escapes on the progress line, as the tools show them.
+    #[test]
+    fn progress_line_escapes_hidden_characters_in_arguments() {
+        let line = short_call(
+            "code",
+            &json!({"operation": "find", "symbol": "is\u{202e}Admin\x1b[2J"}),
+        );
+        assert_eq!(line, "code find is\\u{202e}Admin\\u{001b}[2J");
+    }
 
     #[test]
     fn calls_are_shown_short() {

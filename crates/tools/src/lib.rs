@@ -11,6 +11,7 @@
 pub mod args;
 pub mod bash;
 pub mod code;
+pub mod display;
 pub mod error;
 pub mod overview;
 pub mod paths;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::RepoRoot;
-use crate::root::display_name;
+use crate::display::display_name;
 use crate::tree::EXCLUDED_DIRS;
 
 /// Files counted at most: beyond this the counts say "at least".

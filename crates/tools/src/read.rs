@@ -4,12 +4,18 @@
 //! line numbers, a header that gives the file's length, and a footer with the exact
 //! arguments of the next page lets the model read only what it needs. Everything that can
 //! go wrong (a directory, a binary, an empty file, a range past the end, a secret) gets its
-//! own message saying what to do instead.
+//! own message saying what to do instead. The text is shown through
+//! [`display::escape`](crate::display::escape), as every tool shows file text: a hostile
+//! file's bidi overrides, terminal escapes and invisible characters appear as `\u{…}`
+//! escapes with a note naming their lines, and the line numbers stay the file's.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::root::{RepoRoot, escape_for_display};
+use std::borrow::Cow;
+
+use crate::display::{self, Hidden, Layout, escape_for_display};
+use crate::root::RepoRoot;
 use crate::spill::{HANDLE_PREFIX, SpillStore};
 use crate::{Finding, Tool, ToolError, ToolOutput, args, secrets};
 
@@ -181,15 +187,9 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
     }
     let last = (start + num - 1).min(total);
     let width = last.to_string().len().max(6);
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{shown_name}: lines {start}-{last} of {total}{}\n",
-        if lossy {
-            " (not valid UTF-8: invalid bytes shown as \u{fffd})"
-        } else {
-            ""
-        }
-    ));
+    let mut body = String::new();
+    let mut hidden = Hidden::default();
+    let mut hidden_lines: Vec<usize> = Vec::new();
     for (i, line) in lines[(start - 1) as usize..last as usize]
         .iter()
         .enumerate()
@@ -197,15 +197,35 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
         let n = start as usize + i;
         let line = line.strip_suffix('\r').unwrap_or(line);
         let chars = line.chars().count();
-        if chars > MAX_LINE_CHARS {
+        let (kept, cut) = if chars > MAX_LINE_CHARS {
             let kept: String = line.chars().take(MAX_LINE_CHARS).collect();
-            out.push_str(&format!(
-                "{n:>width$}\t{kept} … [line cut: {chars} characters]\n"
-            ));
+            (
+                Cow::Owned(kept),
+                format!(" … [line cut: {chars} characters]"),
+            )
         } else {
-            out.push_str(&format!("{n:>width$}\t{line}\n"));
+            (Cow::Borrowed(line), String::new())
+        };
+        let before = hidden.total();
+        let shown = display::escape(&kept, Layout::Text, &mut hidden);
+        if hidden.total() > before {
+            hidden_lines.push(n);
         }
+        body.push_str(&format!("{n:>width$}\t{shown}{cut}\n"));
     }
+    let mut out = format!(
+        "{shown_name}: lines {start}-{last} of {total}{}\n",
+        if lossy {
+            " (not valid UTF-8: invalid bytes shown as \u{fffd})"
+        } else {
+            ""
+        }
+    );
+    if let Some(note) = hidden.note(&on_lines(&hidden_lines)) {
+        out.push_str(&note);
+        out.push('\n');
+    }
+    out.push_str(&body);
     if last < total {
         out.push_str(&format!(
             "({} more {}; next page: read {{\"file\":\"{shown_name}\",\"start_line\":{}}})",
@@ -221,6 +241,20 @@ fn window(name: &str, text: &str, start: u32, num: u32, lossy: bool) -> Result<W
         first: start,
         last,
     })
+}
+
+/// `on line 3`, `on lines 3 and 7`, `on lines 3, 7, 9 and 4 more`.
+fn on_lines(lines: &[usize]) -> String {
+    const SHOWN: usize = 5;
+    let mut names: Vec<String> = lines.iter().take(SHOWN).map(|n| n.to_string()).collect();
+    if lines.len() > SHOWN {
+        names.push(format!("{} more", lines.len() - SHOWN));
+    }
+    match names.split_last() {
+        None => String::new(),
+        Some((only, [])) => format!("on line {only}"),
+        Some((last, rest)) => format!("on lines {} and {last}", rest.join(", ")),
+    }
 }
 
 fn plural(n: u32, word: &str) -> String {

@@ -104,7 +104,7 @@ impl Registry {
             Some(tool) => tool.call(args),
             None => Err(ToolError::invalid_arguments(format!(
                 "Unknown tool `{}`. The tools are: {}.",
-                crate::root::escape_for_display(name),
+                crate::display::escape_for_display(name),
                 self.names().join(", ")
             ))),
         }

@@ -7,11 +7,11 @@
 //! path must still lie inside the resolved root. Containment is tested component-wise
 //! (`Path::starts_with`), so `/repo-evil` is never inside `/repo`.
 
-use std::ffi::OsStr;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::ToolError;
+use crate::display::escape_for_display;
 
 /// Why a repository root could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -189,36 +189,6 @@ fn libc_eloop() -> i32 {
     }
 }
 
-/// Escapes a string for a model-facing line: control characters, line breaks and the
-/// bidirectional and zero-width characters that can make a hostile file name look like
-/// something else or forge extra output lines are shown as `\u{…}` escapes.
-pub fn escape_for_display(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if is_dangerous_char(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A file name as the model should see it: lossily decoded and escaped.
-pub fn display_name(name: &OsStr) -> String {
-    escape_for_display(&name.to_string_lossy())
-}
-
-/// Control characters, bidi overrides and isolates, and zero-width characters.
-pub fn is_dangerous_char(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{061c}')
-}
-
 fn json_escape(s: &str) -> String {
     serde_json::to_string(s)
         .map(|q| q[1..q.len() - 1].to_string())
@@ -295,11 +265,5 @@ mod tests {
                 .contains("closest existing directory is `src`"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn escapes_hostile_names() {
-        assert_eq!(escape_for_display("a\nb"), "a\\nb");
-        assert_eq!(escape_for_display("x\u{202e}y"), "x\\u{202e}y");
     }
 }

@@ -12,7 +12,8 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::root::{RepoRoot, display_name};
+use crate::display::display_name;
+use crate::root::RepoRoot;
 use crate::{Finding, Tool, ToolError, ToolOutput, args};
 
 /// Directories never listed: VCS data, dependencies, caches and build output.

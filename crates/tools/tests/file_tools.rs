@@ -308,6 +308,61 @@ fn hostile_file_names_cannot_forge_lines() {
 
 // --- read ---
 
+/// Trojan Source (bidi overrides and isolates that make a comment look like code), a
+/// zero-width space that makes `is\u{200b}Admin` look like `isAdmin`, and terminal
+/// escapes, beside ordinary text that must stay exactly as it is: a tab, CJK, emoji
+/// (one a family joined by zero-width joiners) and a CRLF line end.
+const HOSTILE_TEXT: &str = "\tif (isAdmin) {\u{202e} } \u{2066}// admin only\u{2069} \u{2066}{\nlet is\u{200b}Admin = \"日本語 😀 👨\u{200d}👩\u{200d}👧\";\r\nprint(\"\x1b[2J\x1b]0;pwned\x07\")\n";
+
+const HIDDEN_NOTE: &str = "8 hidden or control characters shown as escapes";
+const HIDDEN_KINDS: &str = ": \\u{0007} (control character), \\u{001b} (escape, starts terminal control sequences) ×2, \\u{200b} (invisible), \\u{202e} (bidi control), \\u{2066} (bidi control) ×2, \\u{2069} (bidi control); an editor or terminal would display this text differently]";
+
+#[test]
+fn read_escapes_bidi_control_and_invisible_characters_with_a_note() {
+    let f = fixture();
+    let root = f.reg.root().path().to_path_buf();
+    write(&root.join("docs/trojan.txt"), HOSTILE_TEXT);
+    let out = read(&f, json!({"file": "docs/trojan.txt"})).unwrap();
+    assert_eq!(
+        out,
+        format!(
+            "docs/trojan.txt: lines 1-3 of 3\n\
+             [note: {HIDDEN_NOTE} (on lines 1, 2 and 3){HIDDEN_KINDS}\n     \
+             1\t\tif (isAdmin) {{\\u{{202e}} }} \\u{{2066}}// admin only\\u{{2069}} \\u{{2066}}{{\n     \
+             2\tlet is\\u{{200b}}Admin = \"日本語 😀 👨\u{200d}👩\u{200d}👧\";\n     \
+             3\tprint(\"\\u{{001b}}[2J\\u{{001b}}]0;pwned\\u{{0007}}\")\n\
+             (end of file)"
+        )
+    );
+    // A window without such characters has no note; line numbers are the file's.
+    let out = read(&f, json!({"file": "cmd/server/main.go", "start_line": 3})).unwrap();
+    assert_eq!(
+        out,
+        "cmd/server/main.go: lines 3-3 of 3\n     3\tfunc main() {}\n(end of file)"
+    );
+}
+
+#[test]
+fn bash_output_escapes_like_read_with_a_note() {
+    let f = fixture();
+    let root = f.reg.root().path().to_path_buf();
+    write(&root.join("docs/trojan.txt"), HOSTILE_TEXT);
+    let out = f
+        .reg
+        .call("bash", &json!({"command": "cat docs/trojan.txt"}))
+        .unwrap()
+        .text;
+    assert_eq!(
+        out,
+        format!(
+            "\tif (isAdmin) {{\\u{{202e}} }} \\u{{2066}}// admin only\\u{{2069}} \\u{{2066}}{{\n\
+             let is\\u{{200b}}Admin = \"日本語 😀 👨\u{200d}👩\u{200d}👧\";\r\n\
+             print(\"\\u{{001b}}[2J\\u{{001b}}]0;pwned\\u{{0007}}\")\n\
+             [note: {HIDDEN_NOTE} (in this output){HIDDEN_KINDS}\n"
+        )
+    );
+}
+
 #[test]
 fn read_numbers_lines_and_pages() {
     let f = fixture();

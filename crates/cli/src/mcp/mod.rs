@@ -237,7 +237,7 @@ impl ServerHandler for ExploreServer {
             names.extend(self.registry.names());
             let message = format!(
                 "Unknown tool `{}`. The tools are: {}.",
-                explore_tools::root::escape_for_display(&name),
+                explore_tools::display::escape_for_display(&name),
                 names.join(", ")
             );
             return Err(McpError::invalid_params(message, None));
@@ -253,7 +253,7 @@ impl ServerHandler for ExploreServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
-        let method = explore_tools::root::escape_for_display(&request.method);
+        let method = explore_tools::display::escape_for_display(&request.method);
         Err(match request.method.as_str() {
             "tools/call" => McpError::invalid_params(
                 "Malformed `tools/call`: send params {\"name\": <a tool from tools/list>, \

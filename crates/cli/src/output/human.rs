@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use explore_agent::lists::ListReport;
 use explore_agent::{Event, EventSink, ExploreResult, Location, Role, StopReason};
-use explore_tools::root::escape_for_display;
+use explore_tools::display::{self, Hidden, Layout, escape_for_display};
 use owo_colors::OwoColorize;
 
 use super::{Printer, write_stdout};
@@ -77,11 +77,13 @@ fn clean(s: &str) -> String {
     escape_for_display(s)
 }
 
-/// Escapes untrusted multi-line text, keeping its line breaks.
-fn clean_lines(s: &str) -> String {
+/// Escapes untrusted multi-line text as every tool shows file text ([`display::escape`]):
+/// line breaks and tabs kept, ESC and the other controls, bidi and invisible characters
+/// escaped and counted in `hidden`.
+fn clean_lines(s: &str, hidden: &mut Hidden) -> String {
     s.trim()
         .lines()
-        .map(|l| escape_for_display(l.trim_end()))
+        .map(|l| display::escape(l.trim_end(), Layout::Text, hidden).into_owned())
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -97,7 +99,8 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
     let yellow = |s: &str| s.yellow().to_string();
     let green = |s: &str| s.green().to_string();
 
-    let answer = clean_lines(&result.answer);
+    let mut hidden = Hidden::default();
+    let answer = clean_lines(&result.answer, &mut hidden);
     for line in answer.lines() {
         for piece in wrap(line, style.width) {
             let _ = writeln!(out, "{piece}");
@@ -116,7 +119,7 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
             paint(plain_role(file.role), magenta)
         );
         let (labels, rest) = split_rationale(&file.rationale, &file.locations);
-        let rationale = clean_lines(&rest);
+        let rationale = clean_lines(&rest, &mut hidden);
         for line in rationale.lines() {
             for piece in wrap(line, style.width.map(|w| w.saturating_sub(3))) {
                 let _ = writeln!(out, "   {piece}");
@@ -142,6 +145,11 @@ pub fn render(result: &ExploreResult, style: &HumanStyle) -> String {
             }
             .ok();
         }
+    }
+
+    if let Some(note) = hidden.note("in the answer") {
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{}", paint(&note, dim));
     }
 
     let m = &result.metadata;
@@ -430,7 +438,36 @@ mod tests {
              internal/model/issue.go:62: IssueStore (interface, lines 62-66)\n\
              internal/model/issue.go:70\n\
              \n\
+             [note: 2 hidden or control characters shown as escapes (in the answer): \\u{0007} (control character), \\u{001b} (escape, starts terminal control sequences); an editor or terminal would display this text differently]\n\
+             \n\
              answered · 1 file · 12 ms · local engine\n"
+        );
+    }
+
+    /// File text quoted in an answer is shown as the tools show it: ESC sequences (which
+    /// would repaint the terminal) and bidi overrides escaped, with the note; tabs, CJK
+    /// and emoji exactly as written.
+    #[test]
+    fn answer_text_from_files_is_escaped_like_the_tools_show_it() {
+        let mut result = sample();
+        result.answer =
+            "uses\tisAdmin 日本語 👨\u{200d}👩\u{200d}👧\n\x1b[2Jcheck \u{202e}} \u{2066}".into();
+        result.relevant_files[0].rationale = "Declares\u{200b} it".into();
+        let text = render(&result, &HumanStyle::default());
+        assert!(
+            text.starts_with(
+                "uses\tisAdmin 日本語 👨\u{200d}👩\u{200d}👧\n\\u{001b}[2Jcheck \\u{202e}} \\u{2066}\n\n1."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("   Declares\\u{200b} it\n"), "{text}");
+        assert!(
+            text.contains("\n[note: 4 hidden or control characters shown as escapes (in the answer): \\u{001b} (escape, starts terminal control sequences), \\u{200b} (invisible), \\u{202e} (bidi control), \\u{2066} (bidi control); "),
+            "{text}"
+        );
+        assert!(
+            !text.contains('\x1b') && !text.contains('\u{202e}'),
+            "{text}"
         );
     }
 

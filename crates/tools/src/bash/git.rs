@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use super::policy::{Blocked, Ctx};
 use super::redact::{self, OutputFilter};
-use crate::root::escape_for_display;
+use crate::display::escape_for_display;
 use crate::secrets;
 
 /// Environment variables to set.
@@ -340,6 +340,10 @@ pub fn vet(
     let mut paths: Vec<String> = Vec::new();
     let mut after_dashes = false;
     let mut list_mode = false;
+    // `log -L`: git refuses pathspecs beside it, so the secret excludes cannot be added;
+    // each `-L` file is checked as a path instead, and the other options are listed.
+    let mut line_log = false;
+    let mut other_options: Vec<&str> = Vec::new();
     let mut j = 0;
     while j < rest.len() {
         let a = &rest[j];
@@ -355,6 +359,32 @@ pub fn vet(
         }
         if a.starts_with('-') && a.len() > 1 {
             check_option(sub, a)?;
+            if matches!(sub.as_str(), "log" | "show")
+                && let Some(attached) = line_range_value(a)
+            {
+                revs.push(a.clone());
+                let value = match attached {
+                    Some(v) => v,
+                    None => {
+                        let v = rest.get(j).ok_or(
+                            "`git log -L` needs a range and a file, such as `-L 10,20:src/main.go` or `-L :main:src/main.go`",
+                        )?;
+                        j += 1;
+                        revs.push(v.clone());
+                        v.as_str()
+                    }
+                };
+                let file = line_range_file(value)?;
+                let file = if file.starts_with('-') {
+                    format!("./{file}")
+                } else {
+                    file.to_string()
+                };
+                sub_ctx.check_path(&file, "git log -L")?;
+                line_log = true;
+                continue;
+            }
+            other_options.push(a.as_str());
             if matches!(
                 a.as_str(),
                 "-l" | "--list"
@@ -418,6 +448,19 @@ pub fn vet(
             }
         }
     }
+    if line_log {
+        if !paths.is_empty() {
+            return Err(Blocked::option(
+                "`git log -L` takes its file inside the `-L` argument and cannot be combined with paths (git refuses it); drop the paths, or use `git log -p -- PATH` for a whole file's history",
+            ));
+        }
+        if let Some(o) = other_options.iter().find(|o| !line_log_option(o)) {
+            return Err(Blocked::option(format!(
+                "with `git {sub} -L`, `{}` is not allowed: only {LINE_LOG_OPTIONS_SHOWN} are (rename and copy detection would follow the lines into other files, masked ones included); use `git log -p -- FILE` for more",
+                escape_for_display(o)
+            )));
+        }
+    }
     match sub.as_str() {
         "branch" | "tag" if revs.iter().any(|r| !r.starts_with('-')) && !list_mode => {
             return Err(format!(
@@ -447,7 +490,11 @@ pub fn vet(
         _ => {}
     }
     out.extend(revs);
-    if CONTENT_SUBS.contains(&sub.as_str()) {
+    if line_log {
+        // Last, so that it wins: `-L` follows the lines through renames, and a file
+        // renamed from `.env` would show the secret's history under its old name.
+        out.push("--no-renames".into());
+    } else if CONTENT_SUBS.contains(&sub.as_str()) {
         out.push("--".into());
         out.extend(paths);
         for g in secrets::secret_globs() {
@@ -465,6 +512,119 @@ pub fn vet(
         env: env(ctx),
         filter: OutputFilter::Urls,
     })
+}
+
+/// The options `git log -L` may have beside its ranges: listing and ordering options only.
+/// Anything that widens the diff (`-M`, `-C`, `--find-copies-harder`, `--follow`, which
+/// `--no-renames` does not undo in every case) or the output is refused.
+fn line_log_option(a: &str) -> bool {
+    let name = a.split_once('=').map(|(n, _)| n).unwrap_or(a);
+    log_listing_option(a)
+        || matches!(
+            name,
+            "-n" | "-s"
+                | "-p"
+                | "-u"
+                | "--patch"
+                | "--no-patch"
+                | "--no-renames"
+                | "--first-parent"
+                | "--no-merges"
+                | "--merges"
+                | "--topo-order"
+                | "--date-order"
+                | "--author-date-order"
+                | "--graph"
+                | "--decorate"
+                | "--no-decorate"
+                | "--all"
+                | "--branches"
+                | "--tags"
+                | "--committer"
+                | "--grep"
+                | "-i"
+                | "--regexp-ignore-case"
+                | "--no-color"
+        )
+}
+
+const LINE_LOG_OPTIONS_SHOWN: &str = "--oneline, --format=, --pretty=, --date=, -n N, --max-count=, --since=, --until=, --author=, --committer=, --grep=, -p, -s, --no-patch, --first-parent, --no-merges, --graph, --decorate and --all";
+
+/// The value of a `-L` option of `git log`/`show`, if `a` is one: `Some(Some(v))` when it
+/// is attached (`-L1,5:f`), `Some(None)` when it is the next word. The short options of
+/// a cluster are walked as [`check_option`] walks them (git's revision parser takes no
+/// clusters, but a cluster git would refuse is harmless either way).
+fn line_range_value(a: &str) -> Option<Option<&str>> {
+    if a.starts_with("--") {
+        return None;
+    }
+    let (_, valued) = short_rules("log");
+    for (i, c) in a.char_indices().skip(1) {
+        if c == 'L' {
+            let v = &a[i + 1..];
+            return Some((!v.is_empty()).then_some(v));
+        }
+        if valued.contains(c) {
+            return None;
+        }
+    }
+    None
+}
+
+/// The file of a `-L` value, when its range is one git is sure to read exactly as we do:
+/// `START[,END]:FILE` with each end a line number (`12`, `+5`, `-5`) or a `/regex/`
+/// (optionally `^/regex/`), or `:FUNCNAME:FILE` (optionally `^:`). A regex or function
+/// name holding `:` or `\` is refused: git finds the end of the range by parsing the
+/// regex (escapes included), and a reading that differed from ours would let git open
+/// another file than the one checked (`-L/a:x/,+1:.env` is the range `/a:x/,+1` of
+/// `.env` to git, and `x/,+1:.env` to a split at the first `:`).
+fn line_range_file(value: &str) -> Result<&str, Blocked> {
+    let bad = || {
+        Blocked::option(format!(
+            "`git log -L {}` is not a range this tool can check: use `-L START,END:FILE` with line numbers (`-L 10,20:src/main.go`, `-L 10,+5:src/main.go`), a `/regex/` without `:` or `\\`, or `-L :FUNCNAME:FILE`; or `git log -p -- FILE` for the whole file's history",
+            escape_for_display(value)
+        ))
+    };
+    let anchored = value.strip_prefix('^').unwrap_or(value);
+    let (range, file) = if let Some(func) = anchored.strip_prefix(':') {
+        let (name, file) = func.split_once(':').ok_or_else(bad)?;
+        if name.is_empty() || name.contains('\\') {
+            return Err(bad());
+        }
+        (None, file)
+    } else {
+        let (range, file) = value.split_once(':').ok_or_else(bad)?;
+        (Some(range), file)
+    };
+    if let Some(range) = range {
+        let mut ends = range.splitn(2, ',');
+        let start = ends.next().unwrap_or("");
+        let end = ends.next();
+        let number = |s: &str, signed: bool| {
+            let digits = if signed {
+                s.strip_prefix(['+', '-']).unwrap_or(s)
+            } else {
+                s
+            };
+            !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+        };
+        let regex = |s: &str| {
+            let s = s.strip_prefix('^').unwrap_or(s);
+            s.len() >= 2
+                && s.starts_with('/')
+                && s.ends_with('/')
+                && !s[1..s.len() - 1].contains(['/', '\\', ':'])
+        };
+        let start_ok = number(start, false) || regex(start) || (start.is_empty() && end.is_some());
+        let end_ok = end.is_none_or(|e| number(e, true) || regex(e));
+        if !start_ok || !end_ok {
+            return Err(bad());
+        }
+    }
+    if file.is_empty() {
+        return Err(bad());
+    }
+    Ok(file)
 }
 
 /// The `-c` settings every run gets, then `--no-pager`.

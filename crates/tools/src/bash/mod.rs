@@ -47,7 +47,7 @@ use self::parse::{Cmd, Redirect, Script, Word};
 use self::policy::{Ctx, Exec, Stage};
 use self::redact::OutputFilter;
 use self::refusal::Blocked;
-use crate::root::is_dangerous_char;
+use crate::display::{self, Hidden, Layout};
 use crate::{Finding, RepoRoot, Tool, ToolError, ToolOutput, args, secrets};
 
 /// Default time limit of one command.
@@ -457,6 +457,7 @@ impl BashTool {
             dropped: (0, 0),
             timed_out: false,
             last: Last::default(),
+            hidden: Hidden::default(),
         };
         run.script(&script).map_err(blocked)?;
         Ok(run)
@@ -642,7 +643,7 @@ impl BashTool {
                 if next.len() > MAX_GLOB_MATCHES {
                     return Err(Blocked::limits(format!(
                         "the glob `{}` matches more than {MAX_GLOB_MATCHES} files; narrow it or use `grep -r --include=…`",
-                        crate::root::escape_for_display(text)
+                        crate::display::escape_for_display(text)
                     )));
                 }
             }
@@ -786,6 +787,9 @@ struct Run<'a> {
     dropped: (usize, usize),
     timed_out: bool,
     last: Last,
+    /// The hidden and control characters escaped in what the model is shown (for the
+    /// note [`Run::finish`] adds).
+    hidden: Hidden,
 }
 
 impl Run<'_> {
@@ -849,6 +853,8 @@ impl Run<'_> {
         let saved_dropped = std::mem::take(&mut self.dropped);
         let saved_cwd = self.cwd.clone();
         let saved_last = self.last.clone();
+        // What `$(…)` printed becomes arguments, not output: its escapes are no note's.
+        let saved_hidden = std::mem::take(&mut self.hidden);
         self.script(s)?;
         let out: String = self
             .segments
@@ -861,6 +867,7 @@ impl Run<'_> {
         self.dropped = saved_dropped;
         self.cwd = saved_cwd;
         self.last = saved_last;
+        self.hidden = saved_hidden;
         Ok(out)
     }
 
@@ -988,7 +995,7 @@ impl Run<'_> {
                 err.extend_from_slice(b"[this stage's output passed 8 MB; the rest was dropped]\n");
             }
             if !stderr_null {
-                stderr_all.push_str(&clean_text(&err));
+                stderr_all.push_str(&clean_text(&err, &mut self.hidden));
             }
             status = ran.status.unwrap_or(if ran.timed_out { 124 } else { 137 });
             stdout = if stdout_null { Vec::new() } else { ran.stdout };
@@ -1002,7 +1009,11 @@ impl Run<'_> {
             search,
             empty: stdout.is_empty(),
         };
-        Ok((text_or_binary(&stdout), stderr_all, status))
+        Ok((
+            text_or_binary(&stdout, &mut self.hidden),
+            stderr_all,
+            status,
+        ))
     }
 
     fn exec(&mut self, e: &Exec, input: Input, merge: bool) -> Result<Ran, Blocked> {
@@ -1183,9 +1194,17 @@ impl Run<'_> {
         } else if text.is_empty() {
             text = "(no output)\n".into();
         }
-        let (text, cut) = cap_output(&text, cap, self.dropped);
+        let (mut text, cut) = cap_output(&text, cap, self.dropped);
         if cut {
             findings.retain(|f| text.contains(&f.path));
+        }
+        // After the cut, so the model always sees it.
+        if let Some(note) = self.hidden.note("in this output") {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&note);
+            text.push('\n');
         }
         ToolOutput {
             text,
@@ -1235,13 +1254,12 @@ struct XargsJob<'a> {
     files: bool,
 }
 
-/// Lossy UTF-8 with control, bidi and zero-width characters escaped (newlines and tabs kept).
 /// A pipeline's stdout for the model: text lines as [`clean_text`] shows them, and each run
 /// of binary lines (a NUL byte, or mostly bytes that are not text) replaced by one note,
 /// as `read` does for a binary file: escaped bytes cost tokens and say nothing.
-fn text_or_binary(bytes: &[u8]) -> String {
+fn text_or_binary(bytes: &[u8], hidden: &mut Hidden) -> String {
     if !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok() {
-        return clean_text(bytes);
+        return clean_text(bytes, hidden);
     }
     let mut out = String::new();
     let mut binary = 0usize;
@@ -1259,7 +1277,7 @@ fn text_or_binary(bytes: &[u8]) -> String {
             binary += line.len();
         } else {
             flush(&mut out, &mut binary);
-            out.push_str(&clean_text(line));
+            out.push_str(&clean_text(line, hidden));
         }
     }
     flush(&mut out, &mut binary);
@@ -1282,23 +1300,11 @@ fn is_binary_line(line: &[u8]) -> bool {
     odd * 10 > text.chars().count()
 }
 
-fn clean_text(bytes: &[u8]) -> String {
+/// Lossy UTF-8 as [`display::escape`] shows file text: control, bidi and invisible
+/// characters escaped, newlines and tabs kept.
+fn clean_text(bytes: &[u8], hidden: &mut Hidden) -> String {
     let s = String::from_utf8_lossy(bytes);
-    if !s
-        .chars()
-        .any(|c| c != '\n' && c != '\t' && is_dangerous_char(c))
-    {
-        return s.into_owned();
-    }
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c != '\n' && c != '\t' && is_dangerous_char(c) {
-            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    display::escape(&s, Layout::Text, hidden).into_owned()
 }
 
 /// Cuts `text` to at most `cap` bytes at a line boundary, with a note saying how much
@@ -1427,15 +1433,18 @@ mod tests {
         out.extend_from_slice(b"a\x00\x01\x02\xffbinary\n\x00\x00\n");
         out.extend_from_slice(b"==> t.txt <==\nhello\n");
         assert_eq!(
-            text_or_binary(&out),
+            text_or_binary(&out, &mut Hidden::default()),
             "==> blob.bin <==\n[binary data, 15 bytes, not shown: `file PATH` says what it is, `xxd PATH | head` shows its bytes]\n==> t.txt <==\nhello\n"
         );
         // Text with one odd character (Latin-1 in a comment) is text, escaped as before.
         assert_eq!(
-            text_or_binary(b"caf\xe9 au lait here\n"),
+            text_or_binary(b"caf\xe9 au lait here\n", &mut Hidden::default()),
             "caf\u{fffd} au lait here\n"
         );
-        assert_eq!(text_or_binary("ok\tfine\n".as_bytes()), "ok\tfine\n");
+        assert_eq!(
+            text_or_binary("ok\tfine\n".as_bytes(), &mut Hidden::default()),
+            "ok\tfine\n"
+        );
     }
 
     /// A command line of many big outputs (`cat big; cat big; …`, or `xargs -n1 cat`

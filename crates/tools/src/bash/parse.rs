@@ -85,6 +85,7 @@ impl Word {
 }
 
 use super::refusal::Blocked;
+use crate::display::{self, Hidden, Layout};
 
 /// Why a construct was refused, as the model reads it; [`gate`] and [`parse`] turn it
 /// into a [`Blocked`] of their layer.
@@ -107,16 +108,19 @@ fn gate_text(command: &str) -> Result<(), Why> {
             command.len()
         ));
     }
-    for c in command.chars() {
-        if c == '\n' || c == '\t' {
-            continue;
-        }
-        if crate::root::is_dangerous_char(c) {
-            return Err(format!(
-                "the command contains the control, bidi or zero-width character U+{:04X}. Retype it with plain characters",
-                c as u32
-            ));
-        }
+    // The characters the tools escape in what they show (one rule: `display::escape`),
+    // and any carriage return, which no command needs.
+    let mut hidden = Hidden::default();
+    display::escape(command, Layout::Text, &mut hidden);
+    if let Some(c) = hidden
+        .chars()
+        .next()
+        .or_else(|| command.contains('\r').then_some('\r'))
+    {
+        return Err(format!(
+            "the command contains the control, bidi or zero-width character U+{:04X}. Retype it with plain characters",
+            c as u32
+        ));
     }
     if let Some(c) = brace_scan_hazard(command) {
         return Err(format!(
@@ -555,7 +559,7 @@ pub fn expand_braces(raw: &str) -> Result<Option<Vec<String>>, Why> {
         {
             return Err(format!(
                 "brace expansion is done for lists of plain words only (`dir/{{a,b}}`); `{{{}}}` has other characters. Write the words out",
-                crate::root::escape_for_display(body)
+                crate::display::escape_for_display(body)
             ));
         }
         for t in &tails {
@@ -731,6 +735,33 @@ pub fn lex_word(raw: &str) -> Result<Word, Why> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The gate refuses what `display::escape` would escape, in the same context: emoji
+    /// built with joiners and selectors pass, hidden payloads (tag characters, selector
+    /// runs, fillers, separators) and carriage returns do not.
+    #[test]
+    fn the_gate_refuses_what_the_tools_would_escape() {
+        for ok in [
+            "grep -rn '❤️' .",
+            "grep -rn '👨\u{200d}👩\u{200d}👧' .",
+            "grep -rn '日本語' .",
+            "grep -rn 'a\tb' .",
+        ] {
+            assert!(gate(ok).is_ok(), "{ok}");
+        }
+        for (bad, code) in [
+            ("grep x\u{e0041}\u{e0042} .", "U+E0041"),
+            ("grep is\u{3164}Admin .", "U+3164"),
+            ("grep x\u{2028} .", "U+2028"),
+            ("grep 😀\u{fe0f}\u{fe01} .", "U+FE01"),
+            ("grep a\u{200d}b .", "U+200D"),
+            ("grep x .\r\n", "U+000D"),
+            ("ls\u{00ad}", "U+00AD"),
+        ] {
+            let err = gate(bad).unwrap_err();
+            assert!(err.reason().contains(code), "{bad:?}: {}", err.reason());
+        }
+    }
 
     #[test]
     fn wide_characters_after_a_brace_are_refused_before_the_scanner() {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::redact::OutputFilter;
 use super::{readers, scripts};
-use crate::root::escape_for_display;
+use crate::display::escape_for_display;
 use crate::{ErrorKind, RepoRoot, secrets};
 
 pub use super::refusal::{Blocked, RefusedBy};

@@ -4,7 +4,7 @@
 //! check lists of `sha256sum -c` / `md5sum -c` (files that name more files).
 
 use super::policy::{Blocked, Ctx};
-use crate::root::escape_for_display;
+use crate::display::escape_for_display;
 
 /// Largest checksum list read to check the paths it names.
 const MAX_SUM_LIST: u64 = 1024 * 1024;

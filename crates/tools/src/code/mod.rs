@@ -69,7 +69,7 @@ pub use render::output as render;
 pub use store::{CodeGraph, EdgePage, GraphStore, NameMatch};
 pub use tool::{CodeArgs, Operation, answer, invalid_kind, run};
 
-use crate::{RepoRoot, Tool, ToolError, ToolOutput, args};
+use crate::{ErrorKind, RepoRoot, Tool, ToolError, ToolOutput, args};
 
 /// Where and how the code index is kept.
 #[derive(Debug, Clone, Default)]
@@ -231,6 +231,22 @@ impl CodeTool {
         store.is_fresh(root).ok()?.then_some(store)
     }
 
+    /// Refuses a `file` filter that names a place outside the repository (absolute, `~`,
+    /// `..` that climbs out, a symlink that leads out) with the error `read` gives for the
+    /// same path, through the same [`RepoRoot::resolve`]: the filter would only find
+    /// nothing there, and the model should learn why rather than conclude the symbol
+    /// does not exist. A filter that is not a path from the root (`plan.go`, a suffix)
+    /// is not found by `resolve`, and filters as before.
+    fn check_file_filter(&self, file: Option<&str>) -> Result<(), ToolError> {
+        let Some(file) = file.map(str::trim).filter(|f| !f.is_empty()) else {
+            return Ok(());
+        };
+        match self.root.resolve(file) {
+            Err(e) if e.kind() == ErrorKind::Refused => Err(e),
+            _ => Ok(()),
+        }
+    }
+
     /// Answers from the warm store if there is one; `None` when the caller must use the
     /// graph (no store, stale, or a lookup found the store corrupt: then it is removed so
     /// that the refresh writes it again).
@@ -370,6 +386,7 @@ impl Tool for CodeTool {
 
     fn call(&self, raw: &serde_json::Value) -> Result<ToolOutput, ToolError> {
         let a: CodeArgs = args::parse("code", raw, &tool::FIELDS, tool::EXAMPLE)?;
+        self.check_file_filter(a.file.as_deref())?;
         if let Some(shared) = &self.options.shared {
             return answer_shared(shared, &a);
         }

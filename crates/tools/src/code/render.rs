@@ -12,6 +12,7 @@ use super::answer::{
 };
 use super::query::{MAX_RESULTS, MAX_TRACE};
 use super::tool::{Operation, dir_of};
+use crate::display::{self, Hidden, Layout};
 use crate::{ErrorKind, Finding, ToolDetail, ToolError, ToolOutput};
 
 /// Renders an answer: found answers are outputs; ambiguous, wrong-kind, not-found and
@@ -40,7 +41,7 @@ pub fn output(answer: CodeAnswer) -> Result<ToolOutput, ToolError> {
             Some(ErrorKind::NotFound)
         }
     };
-    let text = out.lines.join("\n");
+    let text = shown(&out.lines);
     let detail = ToolDetail::Code(Box::new(answer));
     match error {
         None => Ok(ToolOutput {
@@ -52,6 +53,22 @@ pub fn output(answer: CodeAnswer) -> Result<ToolOutput, ToolError> {
             .with_findings(out.findings)
             .with_detail(detail)),
     }
+}
+
+/// The lines as the model reads them. Names, paths, signatures and doc comments come from
+/// the repository's files: each line goes through [`display::escape`] as one line (a file
+/// name with a newline cannot forge a result line, a bidi override in a doc comment is
+/// shown as an escape), with the note when anything was escaped.
+fn shown(lines: &[String]) -> String {
+    let mut hidden = Hidden::default();
+    let mut text: Vec<String> = lines
+        .iter()
+        .map(|l| display::escape(l, Layout::Line, &mut hidden).into_owned())
+        .collect();
+    if let Some(note) = hidden.note("in names, paths or signatures from the repository") {
+        text.push(note);
+    }
+    text.join("\n")
 }
 
 /// The text and the places it shows, built together.
@@ -74,7 +91,7 @@ impl Lines {
 }
 
 fn quote(s: &str) -> String {
-    crate::root::escape_for_display(s)
+    crate::display::escape_for_display(s)
 }
 
 fn tag(item: &Item) -> &'static str {

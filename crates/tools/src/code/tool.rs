@@ -119,7 +119,7 @@ pub struct CodeArgs {
 pub fn invalid_kind(kind: &str) -> ToolError {
     ToolError::invalid_arguments(format!(
         "Invalid kind \"{}\". Supported kinds: {}.",
-        crate::root::escape_for_display(kind),
+        crate::display::escape_for_display(kind),
         Kind::ALL.map(Kind::as_str).join(", ")
     ))
 }

@@ -646,6 +646,68 @@ pub const BLOCKED: &[(&str, &str)] = &[
         "cd .git/modules && cat vendor/lib/config",
         "git's own files",
     ),
+    // Red team, stop 28. `git log -L` runs without the secret excludes (git refuses
+    // pathspecs beside it), so its file is checked like any path argument, its range
+    // must parse as git parses it, and nothing may widen the diff past that file.
+    ("git log -L1,1:.env", "masked"),
+    ("git log -L 1,1:env_alias.txt", "masked"),
+    ("git log -L1,1:hard.txt", "masked"),
+    ("git log -L1,1:config/.env.production", "masked"),
+    ("git log -L1,1:certs/server.key", "masked"),
+    ("git show -L1,1:.env", "masked"),
+    ("git log -L :main:.env", "masked"),
+    ("git log -L1,1:/etc/passwd", "absolute path"),
+    ("git log -L1,1:../outside/sentinel.txt", "`..`"),
+    (
+        "git log -L1,1:link_out/sentinel.txt",
+        "outside the repository",
+    ),
+    ("git log -L1,1:-- -- .env", "masked"),
+    // A value made by `$(…)` or xargs is refused by the static pass (it sees `.` or
+    // nothing); an `-L` item fed to xargs is checked once the line is built.
+    (
+        "echo 1,1:.env | xargs git log -L",
+        "needs a range and a file",
+    ),
+    (
+        "git log -L $(echo 1,1:.env)",
+        "not a range this tool can check",
+    ),
+    ("echo -L1,1:.env | xargs git log", "masked"),
+    ("git -C internal log -L1,1:../.env", "masked"),
+    ("git log -L1,1:docs/../.env", "masked"),
+    ("git log -L1,1:go.mod -L1,1:.env", "masked"),
+    ("git log -L1,1:.git/config", "git config"),
+    ("git log -L/a:x/,+1:.env", "not a range this tool can check"),
+    (
+        "git log -L '/a\\/,+1:go.mod'",
+        "not a range this tool can check",
+    ),
+    (
+        "git log -L ':a\\:b:go.mod'",
+        "not a range this tool can check",
+    ),
+    ("git log -L go.mod", "not a range this tool can check"),
+    ("git log -L", "needs a range and a file"),
+    (
+        "git log -L1,1:go.mod -- README.md",
+        "cannot be combined with paths",
+    ),
+    (
+        "git log -L1,1:go.mod README.md",
+        "cannot be combined with paths",
+    ),
+    ("git log -M -L1,1:go.mod", "rename and copy detection"),
+    (
+        "git log --find-copies-harder -L1,1:go.mod",
+        "rename and copy detection",
+    ),
+    ("git log -L1,1:go.mod -C", "rename and copy detection"),
+    ("git log -L1,1:go.mod --follow", "rename and copy detection"),
+    (
+        "git log -L1,1:go.mod --full-diff",
+        "rename and copy detection",
+    ),
 ];
 
 #[test]
@@ -1293,4 +1355,57 @@ fn a_program_cannot_take_the_hosts_memory() {
         // Ordinary commands are far below the cap.
         assert_eq!(f.ok("head -1 go.mod"), "module example.com/relay\n");
     }
+}
+
+/// `git log -L` follows its lines back through renames: a file renamed from a secret one
+/// (`deploy/.env.staging` → `deploy/settings.txt`, the token then rotated) would show the
+/// secret's history under its old name. The tool adds `--no-renames` last, so the history
+/// stops at the rename. Plain git shows the token (the fixture has teeth).
+#[test]
+fn a_line_log_does_not_follow_a_secret_file_through_a_rename() {
+    const STAGING: &str = "STAGING-SECRET-555";
+    let f = Fixture::new();
+    let repo = f.root.path();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@e", "-c"])
+            .args(["core.hooksPath=/dev/null", "-c", "commit.gpgsign=false"])
+            .args(["-c", "core.fsmonitor=false"])
+            .args(args)
+            .current_dir(repo)
+            // The fixture's own config points `core.worktree` outside.
+            .env("GIT_DIR", repo.join(".git"))
+            .env("GIT_WORK_TREE", repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    std::fs::create_dir_all(repo.join("deploy")).unwrap();
+    // Long enough that the rename with one changed line is still a rename to git.
+    let lines = |token: &str| {
+        let pad: String = (1..=20)
+            .map(|i| format!("SETTING_{i}=value {i}\n"))
+            .collect();
+        format!("TOKEN={token}\n{pad}")
+    };
+    std::fs::write(repo.join("deploy/.env.staging"), lines(STAGING)).unwrap();
+    git(&["add", "deploy/.env.staging"]);
+    git(&["commit", "-q", "-m", "staging env"]);
+    git(&["mv", "deploy/.env.staging", "deploy/settings.txt"]);
+    std::fs::write(repo.join("deploy/settings.txt"), lines("rotated")).unwrap();
+    git(&["add", "deploy/settings.txt"]);
+    git(&["commit", "-q", "-m", "settings"]);
+    let plain = git(&["log", "--format=%s", "-L1,2:deploy/settings.txt"]);
+    assert!(plain.contains(STAGING), "{plain}");
+    let out = f.ok("git log --format=%s -L1,2:deploy/settings.txt");
+    assert!(
+        out.starts_with("settings\n\ndiff --git a/deploy/settings.txt b/deploy/settings.txt\n"),
+        "{out}"
+    );
+    assert!(out.contains("+TOKEN=rotated\n"), "{out}");
+    assert!(!out.contains(STAGING) && !out.contains(".env"), "{out}");
+    assert!(!out.contains("staging env"), "{out}");
 }

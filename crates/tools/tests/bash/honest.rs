@@ -196,6 +196,18 @@ pub fn cases() -> Vec<(&'static str, String)> {
             "cd internal && git log --format=%s -- brain",
             s("initial import\n"),
         ),
+        // `git log -L`: the secret excludes are not added (git refuses pathspecs beside
+        // `-L`); the file is checked instead.
+        (
+            "git log --format=%s -L 1,1:go.mod",
+            s(
+                "initial import\n\ndiff --git a/go.mod b/go.mod\n--- /dev/null\n+++ b/go.mod\n@@ -0,0 +1,1 @@\n+module example.com/relay\n",
+            ),
+        ),
+        (
+            "cd internal/brain && git log --oneline -n 1 -s -L:NewPlan:plan.go | wc -l",
+            s("1\n"),
+        ),
         (
             "git status --short",
             s(
