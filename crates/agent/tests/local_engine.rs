@@ -997,3 +997,38 @@ async fn relay_implementations_of_an_interface_method() {
         r.answer
     );
 }
+
+/// Words of a short question that no file uses ("stale", "dropped") are the user's
+/// phrasing when the question's other words are found: it is answered from those,
+/// not given up as `not_found` (only a missing name, or nothing found at all, is the
+/// question's missing topic).
+#[tokio::test]
+async fn missing_plain_words_among_found_ones_are_phrasing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("ttlcache");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("expiry.py"),
+        "class TimedCache:\n    \"\"\"A time to live cache.\"\"\"\n\n    def expire(self, now):\n        \"\"\"Remove expired items whose time to live has passed.\"\"\"\n        for key in list(self.links):\n            del self.links[key]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("keys.py"),
+        "def hashkey(*args):\n    \"\"\"Return a key for the arguments.\"\"\"\n    return args\n",
+    )
+    .unwrap();
+    for name in ["clock", "locks", "config"] {
+        std::fs::write(
+            root.join(format!("{name}.py")),
+            format!("def {name}_default():\n    \"\"\"The {name} in use.\"\"\"\n    return None\n"),
+        )
+        .unwrap();
+    }
+    let registry = in_memory_registry(&root);
+    let r = ask_in(&registry, "how do stale entries get dropped from the cache").await;
+    assert_ne!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
+    assert_eq!(files(&r).first().map(|f| f.0), Some("expiry.py"));
+    // A missing name is still the missing topic.
+    let r = ask_in(&registry, "how do items expire from the Memcached cache").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
+}

@@ -225,9 +225,11 @@ impl LocalPolicy {
                 .cloned()
                 .collect();
             // A missing word is the question's topic when it is a name (capitalised:
-            // GraphQL, Kafka, Redis) or when little else is asked ("where is the flux
-            // capacitor"); a missing verb among many found words ("where is the errs
-            // Code type used to pick an HTTP status") is just phrasing.
+            // GraphQL, Kafka, Redis) or when nothing else is asked ("where is the flux
+            // capacitor"); otherwise it is phrasing, the user's words for what the code
+            // says otherwise ("how do stale entries get dropped from the time to live
+            // cache": the found words rank, and `MIN_EVIDENCE` still stops an answer
+            // that only a word of every file would give).
             let present = query
                 .terms
                 .iter()
@@ -242,10 +244,9 @@ impl LocalPolicy {
             if !absent.is_empty()
                 && (present == 0
                     || (short
-                        && (present <= 2
-                            || absent.iter().any(|t| {
-                                capitalised_in(&query.raw, t) || self.name_terms.contains(t)
-                            }))))
+                        && absent
+                            .iter()
+                            .any(|t| capitalised_in(&query.raw, t) || self.name_terms.contains(t))))
             {
                 self.absent = absent;
                 return Vec::new();
