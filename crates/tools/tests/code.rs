@@ -384,6 +384,27 @@ Subclasses:
     );
 }
 
+/// A class is used where another class names it as its base: its usages list the direct
+/// subclasses (at their headers), not those through another class.
+#[test]
+fn ledger_usages_of_a_class_include_its_direct_subclasses() {
+    let got = text(
+        ledger(),
+        json!({"operation":"usages","symbol":"Repository"}),
+    );
+    let subclasses = got.split("\nSubclasses:\n").nth(1).expect(&got);
+    assert_eq!(
+        subclasses,
+        "  InMemoryRepository (class) at src/ledger/storage/memory.py:15
+  SqlRepository (class) at src/ledger/storage/sql.py:72
+  FakeRepository (class) at tests/conftest.py:24 [test]"
+    );
+    assert!(
+        got.contains("Used by (parameters or results):\n  LedgerService.__init__"),
+        "{got}"
+    );
+}
+
 #[test]
 fn ledger_super_calls() {
     assert_eq!(

@@ -488,6 +488,18 @@ fn relation(
                 Relation::UsedBy,
                 related_items(&query::usages(store, m.id)),
             ));
+            // A class is also used where another class names it as its base
+            // (`class _UnboundTTLCache(TTLCache)`): its direct subclasses, at their
+            // headers. The indirect ones name another class.
+            if s.kind == Kind::Class {
+                let direct: Vec<query::Related> = query::implementations(store, m.id)
+                    .into_iter()
+                    .filter(|r| r.via.is_none())
+                    .collect();
+                if !direct.is_empty() {
+                    sections.push(section(Relation::Subclasses, related_items(&direct)));
+                }
+            }
         }
         Operation::Find | Operation::Trace => {}
     }
