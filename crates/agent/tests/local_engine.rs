@@ -999,9 +999,9 @@ async fn relay_implementations_of_an_interface_method() {
 }
 
 /// Words of a short question that no file uses ("stale", "dropped") are the user's
-/// phrasing when the question's other words are found: it is answered from those,
-/// not given up as `not_found` (only a missing name, or nothing found at all, is the
-/// question's missing topic).
+/// phrasing when two or more of its other words are found: it is answered from those,
+/// not given up as `not_found` (a missing name, or missing words beside at most one
+/// found, is the question's missing topic).
 #[tokio::test]
 async fn missing_plain_words_among_found_ones_are_phrasing() {
     let dir = tempfile::tempdir().unwrap();
@@ -1025,10 +1025,17 @@ async fn missing_plain_words_among_found_ones_are_phrasing() {
         .unwrap();
     }
     let registry = in_memory_registry(&root);
-    let r = ask_in(&registry, "how do stale entries get dropped from the cache").await;
+    let r = ask_in(
+        &registry,
+        "how do stale entries get dropped from the time to live cache",
+    )
+    .await;
     assert_ne!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
     assert_eq!(files(&r).first().map(|f| f.0), Some("expiry.py"));
-    // A missing name is still the missing topic.
+    // A missing name is still the missing topic, and so are missing words beside only
+    // one found.
     let r = ask_in(&registry, "how do items expire from the Memcached cache").await;
+    assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
+    let r = ask_in(&registry, "how do stale entries get dropped from the cache").await;
     assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
 }

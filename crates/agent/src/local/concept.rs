@@ -225,11 +225,12 @@ impl LocalPolicy {
                 .cloned()
                 .collect();
             // A missing word is the question's topic when it is a name (capitalised:
-            // GraphQL, Kafka, Redis) or when nothing else is asked ("where is the flux
-            // capacitor"); otherwise it is phrasing, the user's words for what the code
-            // says otherwise ("how do stale entries get dropped from the time to live
-            // cache": the found words rank, and `MIN_EVIDENCE` still stops an answer
-            // that only a word of every file would give).
+            // GraphQL, Kafka, Redis) or when at most one other word is found ("where is
+            // the flux capacitor", "the zebra quokka bookkeeping"); with two or more found
+            // it is phrasing, the user's words for what the code says otherwise ("how do
+            // stale entries get dropped from the time to live cache": the found words
+            // rank, and `MIN_EVIDENCE` still stops an answer that only a word of every
+            // file would give).
             let present = query
                 .terms
                 .iter()
@@ -244,9 +245,10 @@ impl LocalPolicy {
             if !absent.is_empty()
                 && (present == 0
                     || (short
-                        && absent
-                            .iter()
-                            .any(|t| capitalised_in(&query.raw, t) || self.name_terms.contains(t))))
+                        && (present == 1
+                            || absent.iter().any(|t| {
+                                capitalised_in(&query.raw, t) || self.name_terms.contains(t)
+                            }))))
             {
                 self.absent = absent;
                 return Vec::new();
