@@ -349,30 +349,31 @@ pub(super) fn group(entries: &[Entry], intent: &Intent, tests_first: bool) -> Ve
         f.rationale = rationale;
         f.locations.sort_by_key(|l| l.line);
     }
-    if let Intent::Callers(_) = intent {
+    // How many of a file's entries stand in `relation` to the target.
+    let held = |f: &Grouped, relation: Relation| {
+        f.entries.iter().filter(|e| e.relation == relation).count()
+    };
+    match intent {
         // The file with the most call sites first (a class calling its own method from
         // four places beats a module calling it once).
-        let calls = |f: &Grouped| {
-            f.entries
-                .iter()
-                .filter(|e| e.relation == Relation::Caller)
-                .count()
-        };
-        files.sort_by_key(|f| (f.order.0, std::cmp::Reverse(calls(f)), f.order.1, f.order.2));
-    } else if let Intent::Implementations(_) = intent {
+        Intent::Callers(_) => files.sort_by_key(|f| {
+            let calls = held(f, Relation::Caller);
+            (f.order.0, std::cmp::Reverse(calls), f.order.1, f.order.2)
+        }),
         // Among the files that hold implementations, the one with most of them first (the
-        // interface's own file with one implementer after the file of five).
-        let held = |f: &Grouped| {
-            f.entries
-                .iter()
-                .filter(|e| e.relation == Relation::Implementation)
-                .count()
-        };
-        // On a tie the target's own file, which came first, stays first: it holds the
-        // declaration the implementations answer to (goflags, sqlx, toml-test cases).
-        files.sort_by_key(|f| (f.order.0, f.order.1, std::cmp::Reverse(held(f)), f.order.2));
-    } else {
-        files.sort_by_key(|f| f.order);
+        // interface's own file with one implementer after the file of five). On a tie the
+        // target's own file, which came first, stays first: it holds the declaration the
+        // implementations answer to (goflags, sqlx, toml-test cases).
+        Intent::Implementations(_) => files.sort_by_key(|f| {
+            let implementations = held(f, Relation::Implementation);
+            (
+                f.order.0,
+                f.order.1,
+                std::cmp::Reverse(implementations),
+                f.order.2,
+            )
+        }),
+        _ => files.sort_by_key(|f| f.order),
     }
     files
 }
