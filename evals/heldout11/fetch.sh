@@ -17,8 +17,8 @@ source "$(dirname "$0")/../fetch-lib.sh" target/heldout11
 # install): gobwas/glob at 0.2.3+git20180208 (github.com/gobwas/glob: Compile and the Glob
 # interface, the lexer and parser under syntax/, the compiler that turns the tree into
 # matchers, and match/ with the Matcher interface and some twenty matcher types, each
-# with its own Match, Index, Len and String; ~2,800 lines of non-test code; the tests and
-# the benchmark command under cmd/ in the tree).
+# with its own Match, Index, Len and String; ~2,800 lines of non-test code; the tests
+# in the tree).
 debian golang-github-gobwas-glob-dev 0.2.3+git20180208.19c076c-2 \
   a3d0ba6c1ff0760f85ecd740483926bc2bb2738735ad93f79dfc69c4f69f9d7f \
   github.com/gobwas/glob glob-0.2.3
@@ -41,7 +41,7 @@ npm_pack ajv 8.17.1 \
 # --- Rust: crates.io `.crate` (what cargo downloads; nothing built): url 2.5.2 (Url and
 # its getters and setters in lib.rs, the WHATWG URL parser of parser.rs, Host and its
 # IPv4/IPv6 parsing in host.rs, Origin, PathSegmentsMut, the slicing Position type, and
-# the `quirks` module of JavaScript-style accessors; ~6,100 lines in src/; tests/ and
-# benches/ in the tree).
+# the `quirks` module of JavaScript-style accessors; ~6,100 lines in src/; tests/ in the
+# tree).
 crate url 2.5.2 \
   22784dbdf76fdde8af1aeda5622b546b422b6fc585325248a2bf9f5e41e94d6c
