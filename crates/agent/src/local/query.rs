@@ -866,7 +866,10 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
     // One bare word right after the cue, ending the question, is its name even in lower
     // case, as after "who calls" ("which classes subclass rrulebase"); with an article
     // or more words it must read as a name ("where do we call the payment API").
-    let bare_last = rest.len() == 1 && words.len() == at + 2;
+    // After an article the cue is a noun and the word after it a verb ("how does
+    // Response.IsSuccess decide a call succeeded"): that word is no name.
+    let noun = at > 0 && matches!(words[at - 1].to_lowercase().as_str(), "a" | "an" | "the");
+    let bare_last = rest.len() == 1 && words.len() == at + 2 && !noun;
     slot_symbol(&rest.join(" "), bare_last, true).map(build)
 }
 
@@ -2248,6 +2251,28 @@ mod tests {
             "Incorrect plural for seconds in Russian (locale: ru_RU) when I subclass Locale and extend it with many more words",
         ] {
             assert_eq!(parse(q).intent, Intent::Concept, "{q}");
+        }
+    }
+
+    /// After an article a relation word is a noun, and the word after it a verb.
+    #[test]
+    fn a_relation_noun_is_followed_by_no_name() {
+        let q = "how does Response.IsSuccess decide a call succeeded";
+        assert!(
+            !format!("{:?}", parse(q).intent).contains("succeeded"),
+            "{q}: {:?}",
+            parse(q).intent
+        );
+        for (q, name) in [
+            ("what does the handler do when a use fails", None),
+            ("which classes subclass rrulebase", Some("rrulebase")),
+            ("who calls dispatch", Some("dispatch")),
+        ] {
+            let got = match parse(q).intent {
+                Intent::Implementations(s) | Intent::Callers(s) => Some(s.name),
+                _ => None,
+            };
+            assert_eq!(got.as_deref(), name, "{q}");
         }
     }
 
