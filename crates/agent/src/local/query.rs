@@ -1200,7 +1200,11 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         let named_word = mid && raw.starts_with(char::is_uppercase) && raw.len() > 1;
         if !backticked && !named_word {
             if let Some(k) = kind_word(bare) {
-                kind = Some(k);
+                // After the preposition a kind word says what the owner is ("the produce
+                // property on the Immer class", "the Close method of the Conn interface").
+                if prep.is_none() {
+                    kind = Some(k);
+                }
                 continue;
             }
             // "the package level one": a level, not a place.
@@ -1263,7 +1267,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     // "the map operator", "the retry helper": in a slot that holds a name, a plain word
     // and a noun saying what sort of thing it is name the word.
     let mut described = false;
-    if relaxed
+    if (relaxed || !after.is_empty())
         && names.len() == 2
         && is_description_noun(&names[1].to_lowercase())
         && clean_ident(&names[0])
@@ -2273,6 +2277,28 @@ mod tests {
                 _ => None,
             };
             assert_eq!(got.as_deref(), name, "{q}");
+        }
+    }
+
+    /// A kind word after the preposition says what the owner is, not what is asked for.
+    #[test]
+    fn the_owners_kind_word_is_the_owners() {
+        for (q, name, kind) in [
+            (
+                "the produce property on the Immer class, not the exported produce const",
+                "Immer.produce",
+                None,
+            ),
+            (
+                "the Close method of the Conn interface",
+                "Conn.Close",
+                Some("method"),
+            ),
+        ] {
+            let Intent::Definition(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert_eq!((s.name.as_str(), s.kind), (name, kind), "{q}");
         }
     }
 
