@@ -1794,3 +1794,49 @@ fn code_file_filter_outside_the_repository_is_refused_like_read() {
         );
     }
 }
+
+/// Go interfaces are matched by method names in the graph; a type whose method of that
+/// name takes other parameters or returns other results does not implement it, nor do
+/// calls through the interface reach that method.
+#[test]
+fn go_methods_of_another_shape_do_not_implement() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| std::fs::write(dir.path().join(p), s).unwrap();
+    w("go.mod", "module example.com/q\n\ngo 1.22\n");
+    w(
+        "q.go",
+        "package q\n\n\
+         type Queryer interface {\n\
+         \tQuery(query string, args ...any) (int, error)\n\
+         \tClose() error\n\
+         }\n\n\
+         type DB struct{}\n\n\
+         func (d *DB) Query(query string, args ...any) (int, error) { return 0, nil }\n\n\
+         func (d *DB) Close() error { return nil }\n\n\
+         type Named struct{}\n\n\
+         func (n *Named) Query(arg any) (int, error) { return 0, nil }\n\n\
+         func (n *Named) Close() error { return nil }\n\n\
+         type Wide struct{}\n\n\
+         func (w *Wide) Query(\n\
+         \tquery string,\n\
+         \targs ...any,\n\
+         ) (int, error) {\n\
+         \treturn 0, nil\n\
+         }\n\n\
+         func (w *Wide) Close() error { return nil }\n\n\
+         func Run(q Queryer) { q.Query(\"x\") }\n",
+    );
+    let tool = tool_for(dir.path());
+    assert_eq!(
+        text(
+            &tool,
+            json!({"operation":"implementations","symbol":"Queryer"})
+        ),
+        "Queryer (interface) at q.go:3\n\nImplementations:\n  DB (struct) at q.go:8\n  Wide (struct) at q.go:20",
+        "Named.Query takes one argument; Wide's list is broken over lines, so its shape is unknown and kept"
+    );
+    let named = text(&tool, json!({"operation":"callers","symbol":"Named.Query"}));
+    assert!(!named.contains("Run"), "{named}");
+    let db = text(&tool, json!({"operation":"callers","symbol":"DB.Query"}));
+    assert!(db.contains("Run (function)"), "{db}");
+}

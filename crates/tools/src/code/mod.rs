@@ -32,6 +32,7 @@ mod atomic;
 #[doc(hidden)]
 pub mod crash;
 mod extract;
+mod goshape;
 mod index;
 mod lazy;
 mod link;

@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use super::goshape;
 use super::model::{EdgeKind, Kind, Language, Symbol, SymbolId};
 use super::params;
 use super::store::{GraphStore, NameMatch};
@@ -509,6 +510,9 @@ pub fn implementations(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
     while let Some((at, _)) = queue.pop_front() {
         let via = if at == id { None } else { store.symbol(at) };
         for e in store.edges_in(at, EdgeKind::Implements, usize::MAX).edges {
+            if !go_shapes_agree(store, e.from, at) {
+                continue;
+            }
             if seen.insert(e.from)
                 && let Some(mut r) = related(store, e.from, via.clone())
             {
@@ -542,10 +546,52 @@ pub fn implemented_by(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
         .edges_out(id, EdgeKind::Implements, usize::MAX)
         .edges
         .into_iter()
+        .filter(|e| go_shapes_agree(store, id, e.to))
         .filter_map(|e| related(store, e.to, None))
         .collect();
     rank_related(&mut out);
     out
+}
+
+/// Whether Go type `t` may implement interface `i` once the shapes of their methods are
+/// compared ([`goshape`]): the link matched them by method names, and a method of the
+/// interface's name with another parameter or result count (`NamedStmt.Query(arg)` for
+/// `Queryer.Query(query, args...)`) is not that method. Methods promoted from embedded
+/// types, and shapes a signature line does not hold, are not compared. True for every
+/// other language's pairs, which the code states.
+fn go_shapes_agree(store: &dyn GraphStore, t: SymbolId, i: SymbolId) -> bool {
+    let Some(iface) = store.symbol(i) else {
+        return true;
+    };
+    if iface.kind != Kind::Interface
+        || store
+            .file(iface.file)
+            .is_none_or(|f| f.language != Language::Go)
+    {
+        return true;
+    }
+    let own = |id: SymbolId| -> Vec<Symbol> {
+        store
+            .edges_out(id, EdgeKind::Contains, usize::MAX)
+            .edges
+            .into_iter()
+            .filter_map(|e| store.symbol(e.to))
+            .filter(|s| s.kind.is_callable())
+            .collect()
+    };
+    let mine = own(t);
+    own(i).iter().all(|m| {
+        let Some(theirs) = mine.iter().find(|x| x.name == m.name) else {
+            return true;
+        };
+        match (
+            goshape::of_signature(&m.signature),
+            goshape::of_signature(&theirs.signature),
+        ) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        }
+    })
 }
 
 /// The methods of a type, in source order (Go: both receiver kinds, any file); for a
@@ -610,7 +656,7 @@ pub fn dispatch_parents(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
     let mut queue = VecDeque::from([owner]);
     while let Some(t) = queue.pop_front() {
         for e in store.edges_out(t, EdgeKind::Implements, usize::MAX).edges {
-            if !seen.insert(e.to) {
+            if !go_shapes_agree(store, t, e.to) || !seen.insert(e.to) {
                 continue;
             }
             queue.push_back(e.to);
