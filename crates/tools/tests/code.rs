@@ -1840,3 +1840,45 @@ fn go_methods_of_another_shape_do_not_implement() {
     let db = text(&tool, json!({"operation":"callers","symbol":"DB.Query"}));
     assert!(db.contains("Run (function)"), "{db}");
 }
+
+/// An unexported Go method can only be called from its own package: on a receiver of
+/// unknown type (a range variable) the package's one method of that name is the one
+/// called, not a guess, and a same-named method of another package is no candidate.
+#[test]
+fn go_unexported_methods_resolve_within_their_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w("go.mod", "module example.com/ini\n\ngo 1.22\n");
+    w(
+        "ini.go",
+        "package ini\n\n\
+         type Section struct{}\n\n\
+         func (s *Section) mapTo() error { return nil }\n\n\
+         func (s *Section) Sections() []*Section { return nil }\n\n\
+         func (s *Section) mapAll() {\n\
+         \tfor _, sec := range s.Sections() {\n\
+         \t\tsec.mapTo()\n\
+         \t}\n\
+         }\n",
+    );
+    w(
+        "other/other.go",
+        "package other\n\n\
+         type Thing struct{}\n\n\
+         func (t *Thing) mapTo() error { return nil }\n",
+    );
+    let tool = tool_for(dir.path());
+    assert_eq!(
+        text(
+            &tool,
+            json!({"operation":"callers","symbol":"Section.mapTo"})
+        ),
+        "Section.mapTo (method) at ini.go:5\n\nCallers:\n  Section.mapAll (method) at ini.go:11"
+    );
+    let other = text(&tool, json!({"operation":"callers","symbol":"Thing.mapTo"}));
+    assert!(!other.contains("mapAll"), "{other}");
+}

@@ -1933,11 +1933,25 @@ pub(super) trait Tables {
     }
 
     /// Every method named `name` in the language family of file `fi`, marked inferred.
+    ///
+    /// Go: a method whose name is not exported can only be called from its own package
+    /// (types of other packages do not promote it), so only that package's methods of the
+    /// name are candidates, and one candidate is the method called (`sec.mapToField(…)`
+    /// on a range variable is `Section.mapToField`), not a guess.
     fn by_name(&self, fi: usize, name: &str) -> (Vec<SymbolId>, bool) {
-        match self.named_methods(self.lang(fi).family(), name) {
-            Some(c) => (c, true),
-            None => (Vec::new(), false),
+        let Some(mut c) = self.named_methods(self.lang(fi).family(), name) else {
+            return (Vec::new(), false);
+        };
+        if self.lang(fi) == Language::Go && name.starts_with(|ch: char| ch.is_ascii_lowercase()) {
+            let package = &self.scope(fi).prefix;
+            c.retain(|&m| &self.scope(self.file_of(m)).prefix == package);
+            return match c.len() {
+                0 => (Vec::new(), false),
+                1 => (c, false),
+                _ => (c, true),
+            };
         }
+        (c, true)
     }
 }
 
