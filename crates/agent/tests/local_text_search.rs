@@ -435,6 +435,37 @@ async fn std_trait_implementations_are_not_the_namesakes() {
     );
 }
 
+/// "The Shape impl for Square" / "impl FromStr for Version" ask for one type's
+/// implementation of a trait: the repository's own trait through the graph, a standard
+/// library trait through the text; either way only that type's `impl` block.
+#[tokio::test]
+async fn a_trait_impl_for_one_type() {
+    let dir = rust_repo();
+    let r = ask(dir.path(), "the Shape impl for Square").await;
+    // Square's block first; the trait's definition after it, not Foo's block (line 20).
+    assert_eq!(
+        files(&r),
+        [
+            ("src/square.rs".to_string(), vec![5]),
+            ("src/foo.rs".to_string(), vec![16])
+        ],
+        "{}",
+        r.answer
+    );
+    write(
+        dir.path(),
+        "src/parse.rs",
+        "use std::str::FromStr;\nuse crate::foo::Foo;\nuse crate::square::Square;\n\nimpl FromStr for Foo {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Foo { size: s.len() as u32 })\n    }\n}\n\nimpl FromStr for Square {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Self, ()> {\n        Ok(Square(s.len() as u32))\n    }\n}\n",
+    );
+    let r = ask(dir.path(), "where is FromStr implemented for Square?").await;
+    assert_eq!(
+        files(&r),
+        [("src/parse.rs".to_string(), vec![12])],
+        "{}",
+        r.answer
+    );
+}
+
 /// A call on an untyped parameter (`job._modify()`) is linked by name alone: a callee that
 /// is the only method of its name is listed, after the linked ones and said to be a guess;
 /// one of several same-named methods is not.

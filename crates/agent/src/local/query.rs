@@ -83,6 +83,10 @@ pub struct SymbolRef {
     /// truncate filter"): a plain word the repository may not define under that name
     /// (`do_truncate`), so not finding it is no answer; the question is ranked instead.
     pub described: bool,
+    /// Rust's `impl Trait for Type` asked of one type ("the FromStr impl for Version",
+    /// "where is Display implemented for Error"): the implementor to keep among the
+    /// trait's implementations.
+    pub implementor: Option<String>,
 }
 
 impl SymbolRef {
@@ -108,6 +112,7 @@ impl SymbolRef {
             within,
             params: None,
             described: false,
+            implementor: None,
         }
     }
 
@@ -211,6 +216,7 @@ const OVERRIDES: Build = |s| {
         within: s.within,
         params: None,
         described: s.described,
+        implementor: None,
     })
 };
 
@@ -471,7 +477,67 @@ fn classify(q: &str) -> Intent {
     }
 }
 
+/// Rust's trait implementations asked of one type: "impl FromStr for Version", "the
+/// FromStr impl for Version", "where is Display implemented for Error", "Version's
+/// Display impl". The trait is the symbol, the type the implementor to keep. Both must
+/// read as names; a capital is enough (trait and type names are capitalised).
+fn trait_impl_frame(q: &str) -> Option<Intent> {
+    let words: Vec<&str> = q
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let low: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let name = |w: &str| {
+        clean_ident(w.trim_end_matches("'s"))
+            .filter(|n| is_identifier_like(n) || n.starts_with(char::is_uppercase))
+    };
+    let at = low.iter().position(|w| {
+        matches!(
+            w.trim_matches('`'),
+            "impl" | "implementation" | "implemented"
+        )
+    })?;
+    let verb = low[at].trim_matches('`');
+    // The trait: after `impl`, else before the word; a possessive before it is the type
+    // ("Version's Display impl").
+    let (trait_word, possessor) = if verb == "impl" && low.get(at + 2).is_some_and(|w| w == "for") {
+        (words.get(at + 1)?, None)
+    } else {
+        let before = words[..at].last()?;
+        let owner = (at >= 2 && words[at - 2].ends_with("'s")).then(|| words[at - 2]);
+        (before, owner)
+    };
+    let trait_name = name(trait_word)?;
+    let ty = match possessor {
+        Some(p) => name(p)?,
+        None => {
+            let next = if verb == "impl" && low.get(at + 2).is_some_and(|w| w == "for") {
+                at + 2
+            } else {
+                at + 1
+            };
+            let prep = low.get(next)?.as_str();
+            if prep != "for" && !(prep == "of" && verb != "implemented") {
+                return None;
+            }
+            let ty = words.get(next + 1)?;
+            // "the FromStr impl for Version type": the words after the type are prose.
+            name(ty)?
+        }
+    };
+    let ty = ty.rsplit(['.', ':']).next().unwrap_or(&ty).to_string();
+    if ty == trait_name {
+        return None;
+    }
+    let mut sym = SymbolRef::new(trait_name, None);
+    sym.implementor = Some(ty);
+    Some(Intent::Implementations(sym))
+}
+
 fn classify_plain(q: &str) -> Intent {
+    if let Some(intent) = trait_impl_frame(q) {
+        return intent;
+    }
     let lower = q.to_lowercase();
     // Lower-casing can change byte lengths for some scripts; frames only match when it
     // did not, so slicing `q` with offsets found in `lower` is safe.
@@ -2070,6 +2136,7 @@ mod tests {
             within: within.iter().map(|w| w.to_string()).collect(),
             params: None,
             described: false,
+            implementor: None,
         }
     }
 
@@ -2277,6 +2344,44 @@ mod tests {
                 _ => None,
             };
             assert_eq!(got.as_deref(), name, "{q}");
+        }
+    }
+
+    /// Rust's `impl Trait for Type` asked of one type: the trait's implementations, kept
+    /// to that type.
+    #[test]
+    fn a_trait_impl_for_a_type() {
+        for q in [
+            "impl FromStr for Version",
+            "the FromStr impl for Version, i.e. the actual version parser",
+            "where is `Display` implemented for `Version`?",
+            "Version's FromStr impl",
+            "the FromStr implementation of Version",
+        ] {
+            let Intent::Implementations(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            let trait_ = if q.contains("Display") {
+                "Display"
+            } else {
+                "FromStr"
+            };
+            assert_eq!(
+                (s.name.as_str(), s.implementor.as_deref()),
+                (trait_, Some("Version")),
+                "{q}"
+            );
+        }
+        for q in [
+            "where is the implementation of Plan",
+            "the Store implementation for postgres",
+            "how is Plan implemented",
+        ] {
+            let implementor = match parse(q).intent {
+                Intent::Implementations(s) | Intent::Definition(s) => s.implementor,
+                _ => None,
+            };
+            assert_eq!(implementor, None, "{q}");
         }
     }
 

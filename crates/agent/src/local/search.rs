@@ -112,10 +112,16 @@ impl LocalPolicy {
         let calls_only = op == "callers" && !value_or_type;
         let (main, relation) = match op {
             "find" => (defs.clone(), Relation::Definition),
-            "implementations" => (
-                lexical::implementations(&texts, &leaf),
-                Relation::Implementation,
-            ),
+            "implementations" => {
+                let mut hits = lexical::implementations(&texts, &leaf);
+                // "the FromStr impl for Version": that type's, when the text has it.
+                if let Some(ty) = &sym.implementor
+                    && hits.iter().any(|h| h.name.as_deref() == Some(ty.as_str()))
+                {
+                    hits.retain(|h| h.name.as_deref() == Some(ty.as_str()));
+                }
+                (hits, Relation::Implementation)
+            }
             "methods" => (lexical::methods(&texts, &leaf), Relation::Definition),
             "callees" => (self.text_callees(&texts, &defs), Relation::Callee),
             _ => {

@@ -160,6 +160,24 @@ impl LocalPolicy {
                 // "which classes subclass Cache directly": not those through another
                 // subclass (`TTLCache` via `_TimedCache`).
                 let direct = |h: &Hit| h.section.is_none() || h.via.is_none();
+                // "the FromStr impl for Version": that type's implementation, when the
+                // graph lists it.
+                let hits = match &sym.implementor {
+                    Some(ty) if op == "implementations" => {
+                        let of_ty = |h: &Hit| {
+                            h.section.is_none()
+                                || h.name
+                                    .as_deref()
+                                    .is_some_and(|n| n.rsplit('.').next() == Some(ty.as_str()))
+                        };
+                        if hits.iter().any(|h| h.section.is_some() && of_ty(h)) {
+                            hits.into_iter().filter(of_ty).collect()
+                        } else {
+                            hits
+                        }
+                    }
+                    _ => hits,
+                };
                 let hits = if op == "implementations"
                     && query::asks_direct(&query.raw)
                     && hits.iter().any(|h| h.section.is_some() && h.via.is_none())
@@ -255,6 +273,7 @@ impl LocalPolicy {
                         within: Vec::new(),
                         params: sym.params.clone(),
                         described: false,
+                        implementor: sym.implementor.clone(),
                     };
                     let args = match op {
                         "trace" => {

@@ -404,6 +404,7 @@ mod tests {
             within: Vec::new(),
             params: None,
             described: false,
+            implementor: None,
         }
     }
 
