@@ -117,6 +117,8 @@ pub const SAMPLE_DIRS: &[&str] = &[
     "samples",
     "benches",
     "benchmarks",
+    "benchmark",
+    "bench",
     "docs",
     "doc",
 ];
@@ -428,6 +430,8 @@ mod tests {
             ("examples/basic/main.go", &["sample", "entry"]),
             ("docs/conf.py", &["sample", "config"]),
             ("benches/code_graph.rs", &["sample"]),
+            ("benchmark/bench.py", &["sample"]),
+            ("bench/parse_test.go", &["test", "sample"]),
             ("tests/fixtures/repo/a.go", &["test", "sample"]),
             ("internal/config/config.go", &["config"]),
             ("src/ledger/settings.py", &["config"]),
