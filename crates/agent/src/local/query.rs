@@ -477,10 +477,11 @@ fn classify(q: &str) -> Intent {
     }
 }
 
-/// Rust's trait implementations asked of one type: "impl FromStr for Version", "the
-/// FromStr impl for Version", "where is Display implemented for Error", "Version's
-/// Display impl". The trait is the symbol, the type the implementor to keep. Both must
-/// read as names; a capital is enough (trait and type names are capitalised).
+/// A trait's (or interface's) implementation asked of one type: "impl FromStr for
+/// Version", "the FromStr impl for Version", "where is Display implemented for Error",
+/// "Version's Display impl", "the Storage implementation of MemoryStore". The trait is
+/// the symbol, the type the implementor to keep. Both must read as names; a capital is
+/// enough (trait and type names are capitalised).
 fn trait_impl_frame(q: &str) -> Option<Intent> {
     let words: Vec<&str> = q
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -498,9 +499,11 @@ fn trait_impl_frame(q: &str) -> Option<Intent> {
         )
     })?;
     let verb = low[at].trim_matches('`');
+    // `impl Trait for Type` as Rust writes it.
+    let written = verb == "impl" && low.get(at + 2).is_some_and(|w| w == "for");
     // The trait: after `impl`, else before the word; a possessive before it is the type
     // ("Version's Display impl").
-    let (trait_word, possessor) = if verb == "impl" && low.get(at + 2).is_some_and(|w| w == "for") {
+    let (trait_word, possessor) = if written {
         (words.get(at + 1)?, None)
     } else {
         let before = words[..at].last()?;
@@ -511,11 +514,7 @@ fn trait_impl_frame(q: &str) -> Option<Intent> {
     let ty = match possessor {
         Some(p) => name(p)?,
         None => {
-            let next = if verb == "impl" && low.get(at + 2).is_some_and(|w| w == "for") {
-                at + 2
-            } else {
-                at + 1
-            };
+            let next = if written { at + 2 } else { at + 1 };
             let prep = low.get(next)?.as_str();
             if prep != "for" && !(prep == "of" && verb != "implemented") {
                 return None;
