@@ -954,8 +954,24 @@ pub fn implementations(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
         }
         let lang = language_of(path);
         let lines: Vec<&str> = text.lines().collect();
+        // The file may name it by an alias (`use std::error::Error as StdError;`, `from
+        // .base import Cache as BaseCache`).
+        let mut names = vec![leaf.to_string()];
+        names.extend(import_aliases(&lines, leaf));
         for (i, l) in lines.iter().enumerate() {
-            if let Some((ty, kind)) = implements_on(l, leaf) {
+            // `impl<R: io::Read> Iterator` with its `for Type` on the next line.
+            let joined;
+            let l = match lines.get(i + 1) {
+                Some(next)
+                    if l.trim_start().starts_with("impl")
+                        && next.trim_start().starts_with("for ") =>
+                {
+                    joined = format!("{} {}", l.trim_end(), next.trim_start());
+                    joined.as_str()
+                }
+                _ => l,
+            };
+            if let Some((ty, kind)) = names.iter().find_map(|n| implements_on(l, n)) {
                 let line = i as u32 + 1;
                 let end = block_end(&lines, i, lang) as u32 + 1;
                 out.push(TextHit {
@@ -965,6 +981,35 @@ pub fn implementations(texts: &[(String, String)], name: &str) -> Vec<TextHit> {
                     name: Some(ty),
                     kind: Some(if kind == "impl" { "struct" } else { kind }),
                 });
+            }
+        }
+    }
+    out
+}
+
+/// The names an import gives `name` in a file (`use std::error::Error as StdError;`,
+/// `use std::{error::Error as StdError, fmt};`, `from .base import Cache as BaseCache`,
+/// `import { Shape as Base } from "./shape"`).
+fn import_aliases(lines: &[&str], name: &str) -> Vec<String> {
+    let pattern = format!("{name} as ");
+    let mut out: Vec<String> = Vec::new();
+    for l in lines {
+        let t = l.trim_start();
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        if !(t.starts_with("use ") || t.starts_with("from ") || t.starts_with("import ")) {
+            continue;
+        }
+        for (i, _) in t.match_indices(&pattern) {
+            // The name itself, not the end of a longer one (`MyError as E`).
+            if t[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let alias: String = t[i + pattern.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !alias.is_empty() && alias != name && !out.contains(&alias) {
+                out.push(alias);
             }
         }
     }
@@ -1320,6 +1365,48 @@ mod tests {
             Some(("Repo".into(), "class"))
         );
         assert_eq!(implements_on("class Store:", "Store"), None);
+    }
+
+    /// An impl under an alias the file imports, and one whose `for Type` is on the next
+    /// line, are implementations too.
+    #[test]
+    fn implementations_under_an_alias_or_over_two_lines() {
+        let texts = vec![
+            (
+                "src/error.rs".to_string(),
+                "use std::error::Error as StdError;\nuse std::fmt;\n\npub struct Error;\n\nimpl StdError for Error {}\n\npub struct MyError;\n\nimpl StdError for MyError {}\n".to_string(),
+            ),
+            (
+                "src/reader.rs".to_string(),
+                "impl<R: io::Read, D: DeserializeOwned> Iterator\n    for DeserializeRecordsIntoIter<R, D>\n{\n    type Item = u8;\n}\n".to_string(),
+            ),
+        ];
+        let found = |name: &str| -> Vec<(String, u32, Option<String>)> {
+            implementations(&texts, name)
+                .into_iter()
+                .map(|h| (h.path, h.line, h.name))
+                .collect()
+        };
+        assert_eq!(
+            found("Error"),
+            [
+                ("src/error.rs".to_string(), 6, Some("Error".to_string())),
+                ("src/error.rs".to_string(), 10, Some("MyError".to_string())),
+            ]
+        );
+        assert_eq!(
+            found("Iterator"),
+            [(
+                "src/reader.rs".to_string(),
+                1,
+                Some("DeserializeRecordsIntoIter".to_string())
+            )]
+        );
+        let lines = [
+            "use std::{error::Error as StdError, fmt};",
+            "from .base import MyError as E",
+        ];
+        assert_eq!(import_aliases(&lines, "Error"), ["StdError"]);
     }
 
     #[test]

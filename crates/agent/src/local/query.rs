@@ -495,7 +495,7 @@ fn trait_impl_frame(q: &str) -> Option<Intent> {
     let at = low.iter().position(|w| {
         matches!(
             w.trim_matches('`'),
-            "impl" | "implementation" | "implemented"
+            "impl" | "impls" | "implementation" | "implementations" | "implemented"
         )
     })?;
     let verb = low[at].trim_matches('`');
@@ -515,9 +515,15 @@ fn trait_impl_frame(q: &str) -> Option<Intent> {
         Some(p) => name(p)?,
         None => {
             let next = if written { at + 2 } else { at + 1 };
-            let prep = low.get(next)?.as_str();
+            let prep = low.get(next).map_or("", String::as_str);
             if prep != "for" && !(prep == "of" && verb != "implemented") {
-                return None;
+                // "every Iterator impl in the crate", "the Display impls": all of the
+                // trait's implementations (one "X implementation" is X's own code).
+                let quantified =
+                    at >= 2 && matches!(low[at - 2].as_str(), "every" | "each" | "all" | "any");
+                let plural = matches!(verb, "impls" | "implementations");
+                return (quantified || plural)
+                    .then(|| Intent::Implementations(SymbolRef::new(trait_name, None)));
             }
             let ty = words.get(next + 1)?;
             // "the FromStr impl for Version type": the words after the type are prose.
@@ -2372,9 +2378,20 @@ mod tests {
             );
         }
         for q in [
+            "every Iterator impl in the crate",
+            "the Display impls",
+            "all Store implementations",
+        ] {
+            let Intent::Implementations(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert_eq!(s.implementor, None, "{q}");
+        }
+        for q in [
             "where is the implementation of Plan",
             "the Store implementation for postgres",
             "how is Plan implemented",
+            "the Plan implementation",
         ] {
             let implementor = match parse(q).intent {
                 Intent::Implementations(s) | Intent::Definition(s) => s.implementor,
