@@ -726,8 +726,20 @@ fn participle_frame(q: &str) -> Option<Intent> {
         .iter()
         .find(|p| lower.starts_with(**p))?
         .len();
-    let words: Vec<&str> = q[start..].split_whitespace().collect();
-    let low: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let mut words: Vec<&str> = q[start..].split_whitespace().collect();
+    // What follows a comma or a semicolon after the verb is an aside ("called, the helper
+    // not the methods").
+    let verb_at =
+        |w: &str| USE_PARTICIPLES.contains(&w.trim_end_matches([',', ';']).to_lowercase().as_str());
+    if let Some(v) = words.iter().position(|w| verb_at(w))
+        && let Some(cut) = words[v..].iter().position(|w| w.ends_with([',', ';']))
+    {
+        words.truncate(v + cut + 1);
+    }
+    let low: Vec<String> = words
+        .iter()
+        .map(|w| w.trim_end_matches([',', ';']).to_lowercase())
+        .collect();
     // The first participle after the name, and the place clause after the verbs.
     let first = (1..low.len()).find(|&i| USE_PARTICIPLES.contains(&low[i].as_str()))?;
     let mut i = first;
@@ -2328,6 +2340,19 @@ mod tests {
         ] {
             assert_eq!(parse(q).intent, Intent::Concept, "{q}");
         }
+    }
+
+    /// An aside after a comma does not hide the participle before it.
+    #[test]
+    fn a_participle_before_an_aside() {
+        let q = "where is the package-level ReceiveWithTimeout(c, timeout) function called, the helper not the methods";
+        let Intent::Callers(s) = parse(q).intent else {
+            panic!("{q}: {:?}", parse(q).intent)
+        };
+        assert_eq!(
+            (s.name.as_str(), s.kind),
+            ("ReceiveWithTimeout", Some("function"))
+        );
     }
 
     /// After an article a relation word is a noun, and the word after it a verb.

@@ -284,7 +284,18 @@ impl LocalPolicy {
                             json!({"operation": op, "symbol": name, "file": c.path, "to": to})
                         }
                         _ => {
-                            json!({"operation": op, "symbol": narrowed_sym.asked(), "file": c.path})
+                            let mut args = json!({"operation": op, "symbol": narrowed_sym.asked(), "file": c.path});
+                            // The chosen one's kind too: a file may hold a function and a
+                            // method of one name (redigo's `ReceiveWithTimeout` function
+                            // beside the interface method in `redis.go`).
+                            if let Some(k) = c
+                                .kind
+                                .as_deref()
+                                .filter(|k| explore_tools::code::Kind::parse(k).is_some())
+                            {
+                                args["kind"] = json!(k);
+                            }
+                            args
                         }
                     };
                     calls.push(self.call(
