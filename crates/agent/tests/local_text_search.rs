@@ -530,3 +530,34 @@ async fn accessor_bodies_are_not_uses_of_the_setting() {
         "{got:?}"
     );
 }
+
+/// A file holding a function and an interface method of one name: the question's
+/// "function" chooses the function, and its callers come from the graph, not from a text
+/// search for the name.
+#[tokio::test]
+async fn a_function_beside_a_method_of_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "go.mod", "module example.com/r\n\ngo 1.22\n");
+    write(
+        dir.path(),
+        "redis.go",
+        "package r\n\ntype ConnWithTimeout interface {\n\tReceiveWithTimeout(d int) error\n}\n\nfunc ReceiveWithTimeout(c ConnWithTimeout, d int) error {\n\treturn c.ReceiveWithTimeout(d)\n}\n",
+    );
+    write(
+        dir.path(),
+        "pubsub.go",
+        "package r\n\ntype PubSub struct{ c ConnWithTimeout }\n\nfunc (p PubSub) Receive() error {\n\treturn ReceiveWithTimeout(p.c, 1)\n}\n",
+    );
+    let r = ask(
+        dir.path(),
+        "where is the package-level ReceiveWithTimeout function called",
+    )
+    .await;
+    assert!(
+        files(&r).contains(&("pubsub.go".to_string(), vec![6])),
+        "{:?} {}",
+        files(&r),
+        r.answer
+    );
+    assert!(!r.answer.contains("text search"), "{}", r.answer);
+}
