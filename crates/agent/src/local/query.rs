@@ -539,6 +539,29 @@ fn trait_impl_frame(q: &str) -> Option<Intent> {
     Some(Intent::Implementations(sym))
 }
 
+/// "FileOptions.Builder methods (the builder, not FileOptions itself)": a type's name
+/// and the plural "methods", nothing else but an article or "all" before it.
+fn methods_after_name(q: &str) -> Option<Intent> {
+    let head = q.split([',', '(', ';', ':']).next()?.trim();
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let (last, rest) = words.split_last()?;
+    if !last.eq_ignore_ascii_case("methods") {
+        return None;
+    }
+    let rest: Vec<&str> = rest
+        .iter()
+        .copied()
+        .filter(|w| !matches!(w.to_lowercase().as_str(), "the" | "all" | "list"))
+        .collect();
+    let [name] = rest.as_slice() else {
+        return None;
+    };
+    let ident = clean_ident(name.trim_end_matches("'s"))?;
+    let leaf = ident.rsplit(['.', ':']).next().unwrap_or(&ident);
+    leaf.starts_with(char::is_uppercase)
+        .then(|| Intent::Methods(SymbolRef::new(ident.clone(), None)))
+}
+
 fn classify_plain(q: &str) -> Intent {
     if let Some(intent) = trait_impl_frame(q) {
         return intent;
@@ -584,6 +607,12 @@ fn classify_plain(q: &str) -> Intent {
     // No frame: a relation verb anywhere, followed by a name ("which classes subclass
     // BaseTransport", "fields that inherit from Number").
     if let Some(intent) = cue_intent(q) {
+        return intent;
+    }
+    // "FileOptions.Builder methods", "the Pool methods": a type's name before the plural
+    // asks for its methods (an aside after a comma or a parenthesis aside). One "Close
+    // method" is a definition.
+    if let Some(intent) = methods_after_name(q) {
         return intent;
     }
     // The whole question may be a bare symbol ("IssueStore", "`Plan`",
@@ -2340,6 +2369,26 @@ mod tests {
         ] {
             assert_eq!(parse(q).intent, Intent::Concept, "{q}");
         }
+    }
+
+    /// A type's name before the plural "methods" asks for its methods.
+    #[test]
+    fn a_name_then_methods() {
+        for (q, name) in [
+            (
+                "FileOptions.Builder methods (the builder, not FileOptions itself)",
+                "FileOptions.Builder",
+            ),
+            ("the Pool methods", "Pool"),
+        ] {
+            assert_eq!(parse(q).intent, Intent::Methods(sym(name)), "{q}");
+        }
+        assert!(!matches!(
+            parse("the Close method").intent,
+            Intent::Methods(_)
+        ));
+        assert_eq!(methods_after_name("retry methods"), None);
+        assert_eq!(methods_after_name("where are the Pool methods"), None);
     }
 
     /// An aside after a comma does not hide the participle before it.
