@@ -175,6 +175,25 @@ pub fn is_dangerous_char(c: char) -> bool {
             | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}'
             | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff9}'..='\u{fffb}'
             | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+        || is_prepended_mark(c)
+}
+
+/// Prepended concatenation marks (Arabic number signs, the end of ayah, the Syriac
+/// abbreviation mark, Kaithi number signs): format characters that are drawn over the
+/// characters after them, so a mark and a digit can show as one sign, or hide the digit.
+fn is_prepended_mark(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0600}'
+            ..='\u{0605}'
+                | '\u{06dd}'
+                | '\u{070f}'
+                | '\u{0890}'
+                | '\u{0891}'
+                | '\u{08e2}'
+                | '\u{110bd}'
+                | '\u{110cd}'
+    )
 }
 
 /// [`escape`]'s context-free shortcut: most characters are kept without looking around.
@@ -319,8 +338,23 @@ mod tests {
     #[test]
     fn invisible_characters_that_make_names_look_equal_are_escaped() {
         for c in [
-            '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{00ad}', '\u{3164}',
-            '\u{115f}', '\u{180e}', '\u{2028}', '\u{2029}',
+            '\u{200b}',
+            '\u{200c}',
+            '\u{200d}',
+            '\u{2060}',
+            '\u{feff}',
+            '\u{00ad}',
+            '\u{3164}',
+            '\u{115f}',
+            '\u{180e}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{0600}',
+            '\u{0605}',
+            '\u{06dd}',
+            '\u{070f}',
+            '\u{08e2}',
+            '\u{110bd}',
         ] {
             let (out, h) = text(&format!("is{c}Admin"));
             assert_eq!(out, format!("is\\u{{{:04x}}}Admin", c as u32), "{c:?}");
