@@ -558,7 +558,7 @@ pub fn implemented_by(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
 /// interface's name with another parameter or result count (`NamedStmt.Query(arg)` for
 /// `Queryer.Query(query, args...)`) is not that method. Methods promoted from embedded
 /// types, and shapes a signature line does not hold, are not compared. True for every
-/// other language's pairs, which the code states.
+/// other language's pairs: there the code names what it implements.
 fn go_shapes_agree(store: &dyn GraphStore, t: SymbolId, i: SymbolId) -> bool {
     let Some(iface) = store.symbol(i) else {
         return true;
@@ -570,23 +570,14 @@ fn go_shapes_agree(store: &dyn GraphStore, t: SymbolId, i: SymbolId) -> bool {
     {
         return true;
     }
-    let own = |id: SymbolId| -> Vec<Symbol> {
-        store
-            .edges_out(id, EdgeKind::Contains, usize::MAX)
-            .edges
-            .into_iter()
-            .filter_map(|e| store.symbol(e.to))
-            .filter(|s| s.kind.is_callable())
-            .collect()
-    };
-    let mine = own(t);
-    own(i).iter().all(|m| {
-        let Some(theirs) = mine.iter().find(|x| x.name == m.name) else {
+    let mine = own_methods(store, t);
+    own_methods(store, i).iter().all(|m| {
+        let Some(theirs) = mine.iter().find(|x| x.symbol.name == m.symbol.name) else {
             return true;
         };
         match (
-            goshape::of_signature(&m.signature),
-            goshape::of_signature(&theirs.signature),
+            goshape::of_signature(&m.symbol.signature),
+            goshape::of_signature(&theirs.symbol.signature),
         ) {
             (Some(a), Some(b)) => a == b,
             _ => true,
@@ -598,18 +589,7 @@ fn go_shapes_agree(store: &dyn GraphStore, t: SymbolId, i: SymbolId) -> bool {
 /// class, then the methods it inherits and does not override, nearest base first, each
 /// with the class it comes from as `via`.
 pub fn methods(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
-    let own_of = |t: SymbolId| -> Vec<Related> {
-        let mut v: Vec<Related> = store
-            .edges_out(t, EdgeKind::Contains, usize::MAX)
-            .edges
-            .into_iter()
-            .filter_map(|e| related(store, e.to, None))
-            .filter(|r| r.symbol.kind.is_callable())
-            .collect();
-        v.sort_by(|a, b| (&a.symbol.path, a.symbol.line).cmp(&(&b.symbol.path, b.symbol.line)));
-        v
-    };
-    let mut out = own_of(id);
+    let mut out = own_methods(store, id);
     if store.symbol(id).is_none_or(|s| s.kind != Kind::Class) {
         return out;
     }
@@ -625,7 +605,7 @@ pub fn methods(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
             let Some(base) = store.symbol(e.to) else {
                 continue;
             };
-            for mut r in own_of(e.to) {
+            for mut r in own_methods(store, e.to) {
                 if names.insert(r.symbol.name.clone()) {
                     r.via = Some(base.clone());
                     out.push(r);
@@ -634,6 +614,19 @@ pub fn methods(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
         }
     }
     out
+}
+
+/// A type's own methods (not inherited ones), in source order.
+fn own_methods(store: &dyn GraphStore, t: SymbolId) -> Vec<Related> {
+    let mut v: Vec<Related> = store
+        .edges_out(t, EdgeKind::Contains, usize::MAX)
+        .edges
+        .into_iter()
+        .filter_map(|e| related(store, e.to, None))
+        .filter(|r| r.symbol.kind.is_callable())
+        .collect();
+    v.sort_by(|a, b| (&a.symbol.path, a.symbol.line).cmp(&(&b.symbol.path, b.symbol.line)));
+    v
 }
 
 /// The methods a method stands in for when called through an abstraction: the
