@@ -157,9 +157,6 @@ impl LocalPolicy {
                 } else {
                     hits
                 };
-                // "which classes subclass Cache directly": not those through another
-                // subclass (`TTLCache` via `_TimedCache`).
-                let direct = |h: &Hit| h.section.is_none() || h.via.is_none();
                 // "the FromStr impl for Version": that type's implementation, when the
                 // graph lists it.
                 let hits = match &sym.implementor {
@@ -178,6 +175,9 @@ impl LocalPolicy {
                     }
                     _ => hits,
                 };
+                // "which classes subclass Cache directly": not those through another
+                // subclass (`TTLCache` via `_TimedCache`).
+                let direct = |h: &Hit| h.section.is_none() || h.via.is_none();
                 let hits = if op == "implementations"
                     && query::asks_direct(&query.raw)
                     && hits.iter().any(|h| h.section.is_some() && h.via.is_none())
