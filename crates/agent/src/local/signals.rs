@@ -31,6 +31,11 @@ pub enum Target {
     /// The message of a raised error (`AssertionError: Tried to resolve a name …`), looked
     /// up as text in the source: the code that raises it is where it failed.
     Message(String),
+    /// A message a short question quotes ("why do I get 'for loops are not allowed at the
+    /// top level'"), looked up in the string literals of the project's own code: unlike a
+    /// report's raised error it may be the asker's paraphrase, which a comment or a test
+    /// says as well as the code that emits it.
+    Quoted(String),
     /// A command-line option (`--cache-show`), looked up as a string literal in the
     /// project's own code: the file that registers it handles it.
     Option(String),
@@ -173,14 +178,19 @@ pub fn is_report(question: &str) -> bool {
 pub fn of(question: &str) -> Vec<Hint> {
     if !is_report(question) {
         // A short question's names that can only be names (`globalState`, `_globalL`,
-        // `zap.Error`) point at their definitions, as a title's do.
-        return names_in(question)
-            .into_iter()
-            .map(|(name, _)| Hint {
-                target: Target::Name(name),
-                source: Source::Title,
-            })
-            .collect();
+        // `zap.Error`) point at their definitions, as a title's do; a message it quotes
+        // ("why do I get 'for loops are not allowed at the top level'") at the code that
+        // spells it, as a report's raised error does (a quote too short for a
+        // [`message_windows`] piece finds nothing).
+        let names = names_in(question).into_iter().map(|(name, _)| Hint {
+            target: Target::Name(name),
+            source: Source::Title,
+        });
+        let messages = super::body::quoted(question).into_iter().map(|m| Hint {
+            target: Target::Quoted(m),
+            source: Source::Raised,
+        });
+        return names.chain(messages).collect();
     }
     let lines: Vec<&str> = question.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut hints = Vec::new();
@@ -376,7 +386,7 @@ pub fn bonuses(
                     by_file.entry(f).or_default().0 += share;
                 }
             }
-            Target::Message(_) | Target::Option(_) | Target::Keyword(_) => {
+            Target::Message(_) | Target::Quoted(_) | Target::Option(_) | Target::Keyword(_) => {
                 let files = spelled.get(&h.target).cloned().unwrap_or_default();
                 if files.is_empty() || files.len() > MAX_DEFINING_FILES {
                     continue;
@@ -429,6 +439,8 @@ pub fn bonuses(
 enum Needles {
     /// Pieces of an error message ([`message_windows`]), any file.
     Message(Vec<String>),
+    /// Pieces of a quoted message, inside a string literal of the project's own code.
+    Quoted(Vec<String>),
     /// An option registered as a string literal: "--cache-show" (Python, JavaScript,
     /// Java, Rust's clap), or "cache-show" in Go's flag packages; only in the project's
     /// own code (a test that passes the option registers nothing).
@@ -445,6 +457,10 @@ impl Needles {
                 let windows = message_windows(m);
                 (!windows.is_empty()).then_some(Needles::Message(windows))
             }
+            Target::Quoted(m) => {
+                let windows = message_windows(m);
+                (!windows.is_empty()).then_some(Needles::Quoted(windows))
+            }
             Target::Option(o) => Some(Needles::Option {
                 dashed: [format!("\"--{o}\""), format!("'--{o}'")],
                 bare: format!("\"{o}\""),
@@ -458,6 +474,9 @@ impl Needles {
         let has = |n: &str| memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some();
         match self {
             Needles::Message(windows) => windows.iter().any(|w| has(w)),
+            Needles::Quoted(windows) => {
+                !class.test && !class.sample && windows.iter().any(|w| in_string_literal(text, w))
+            }
             Needles::Option { dashed, bare } => {
                 !class.test
                     && !class.sample
@@ -499,6 +518,24 @@ fn files_spelling<'h>(
         }
     }
     out
+}
+
+/// Whether `needle` occurs in `text` inside a string literal: after an odd number of
+/// one kind of quote (`"`, `'` or `` ` ``) on its line, and not after a line comment's
+/// marker. A literal that spans lines (a Python docstring, a Go raw string) is not seen;
+/// messages are written on one line.
+fn in_string_literal(text: &str, needle: &str) -> bool {
+    memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()).any(|at| {
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[start..at];
+        let quotes = |q: char| before.chars().filter(|&c| c == q).count() % 2 == 1;
+        let open = quotes('"') || quotes('\'') || quotes('`');
+        let trimmed = before.trim_start();
+        let commented = ["//", "#", "/*", "*", "--"]
+            .iter()
+            .any(|m| trimmed.starts_with(m));
+        open && !commented
+    })
 }
 
 /// Runs of four plain words of an error message, the pieces a format string keeps
@@ -683,6 +720,28 @@ mod tests {
         });
         assert_eq!(b.len(), 1);
         assert_eq!((b[0].0, b[0].1), (0, 0.8));
+    }
+
+    #[test]
+    fn a_short_questions_quoted_message_points_at_the_literal_that_spells_it() {
+        let question = "where is the 'required flag was not specified' error produced";
+        let c = corpus();
+        let b = bonuses(
+            &LexIndex::build(c.clone()),
+            &of(question),
+            &mut |p| match p {
+                "src/pkg/api.py" => Some("msg = \"the required flag was not specified\"".into()),
+                // A comment paraphrases it; a test asserts it: neither emits it.
+                "src/pkg/nodes.py" => Some("# ErrRequired: a required flag was not given\n".into()),
+                "tests/test_nodes.py" => Some("check(\"required flag was not specified\")".into()),
+                _ => Some(String::new()),
+            },
+        );
+        assert_eq!(b.len(), 1, "{b:?}");
+        assert_eq!((b[0].0, b[0].1), (0, Source::Raised.weight()));
+        assert!(in_string_literal("x = f(\"a b c d\")", "a b c d"));
+        assert!(!in_string_literal("// \"a b c d\"", "a b c d"));
+        assert!(!in_string_literal("a b c d", "a b c d"));
     }
 
     #[test]
