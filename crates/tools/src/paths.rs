@@ -26,6 +26,9 @@ pub enum FileName {
     Between(&'static str, &'static str),
     /// Contains this anywhere (`_generated`).
     Contains(&'static str),
+    /// Its stem (the name before the first dot, a leading underscore aside) is this
+    /// (`errors` for `errors.go`, `_errors.py`, `errors.d.ts`).
+    Stem(&'static str),
 }
 
 impl FileName {
@@ -39,6 +42,10 @@ impl FileName {
                 name.len() >= p.len() + s.len() && name.starts_with(p) && name.ends_with(s)
             }
             FileName::Contains(s) => name.contains(s),
+            FileName::Stem(s) => {
+                let stem = name.split('.').next().unwrap_or(name);
+                stem.trim_start_matches('_') == s
+            }
         }
     }
 }
@@ -148,6 +155,16 @@ pub const CONFIG_FILES: &[FileName] = &[
     FileName::EndsWith(".cfg"),
 ];
 
+/// Catalogues of a package's errors by name: the error types and their messages, which
+/// say what went wrong, not where it is detected.
+pub const ERROR_FILES: &[FileName] = &[
+    FileName::Stem("error"),
+    FileName::Stem("errors"),
+    FileName::Stem("exception"),
+    FileName::Stem("exceptions"),
+    FileName::Stem("exc"),
+];
+
 /// Directories of programs' entry points (Go's `cmd/`, scripts' `bin/`).
 pub const ENTRY_DIRS: &[&str] = &["cmd", "bin"];
 
@@ -191,6 +208,8 @@ pub struct PathClass {
     pub entry: bool,
     /// At an API surface ([`SURFACE_DIRS`], [`SURFACE_FILES`]).
     pub surface: bool,
+    /// A catalogue of errors ([`ERROR_FILES`]).
+    pub errors: bool,
 }
 
 impl PathClass {
@@ -245,6 +264,7 @@ pub fn classify(path: &str) -> PathClass {
         config: p.named(CONFIG_FILES) || p.in_dir(CONFIG_DIRS),
         entry: p.named(ENTRY_FILES) || p.in_dir(ENTRY_DIRS),
         surface: p.named(SURFACE_FILES) || p.in_dir(SURFACE_DIRS),
+        errors: p.named(ERROR_FILES),
     }
 }
 

@@ -18,6 +18,8 @@ pub struct Focus {
     pub entry: bool,
     /// It asks about configuration.
     pub config: bool,
+    /// It speaks of errors or exceptions: a catalogue of them is not discounted.
+    pub errors: bool,
 }
 
 impl Focus {
@@ -35,6 +37,7 @@ impl Focus {
                 || has("setting")
                 || has("env")
                 || has("environ"),
+            errors: has("error") || has("exception"),
         }
     }
 }
@@ -48,6 +51,12 @@ pub trait Discount {
     /// double for one about configuration.
     fn discount(&self, focus: Focus) -> f64;
 }
+
+/// What a catalogue of errors (`error.rs`, `errors.ts`, `exceptions.py`) counts in a
+/// question that does not speak of errors: its messages share the words of the check
+/// that raises them ("found record with 3 fields, but the previous record has 4 fields:
+/// where does the reader raise that"), and the answer is the check.
+const ERRORS_DISCOUNT: f64 = 0.5;
 
 impl Discount for PathClass {
     fn discount(&self, focus: Focus) -> f64 {
@@ -66,6 +75,9 @@ impl Discount for PathClass {
         }
         if focus.config && self.config && !self.test {
             d *= 2.0;
+        }
+        if self.errors && !focus.errors {
+            d *= ERRORS_DISCOUNT;
         }
         d
     }
@@ -178,6 +190,22 @@ mod tests {
         assert!(config.config && !config.entry);
         assert_eq!(classify("internal/config/config.go").discount(config), 2.0);
         assert!(classify("internal/gen/issue.pb.go").secondary());
+        // A catalogue of errors counts half unless the question speaks of errors.
+        for p in [
+            "src/error.rs",
+            "src/utils/errors.ts",
+            "pkg/_exceptions.py",
+            "errors.d.ts",
+        ] {
+            assert_eq!(classify(p).discount(none), 0.5, "{p}");
+        }
+        assert_eq!(classify("src/error_handler.rs").discount(none), 1.0);
+        assert_eq!(classify("src/terrors.rs").discount(none), 1.0);
+        let errors = Focus::of(&super::super::text::query_terms(
+            "how are errors formatted for display",
+        ));
+        assert!(errors.errors);
+        assert_eq!(classify("src/error.rs").discount(errors), 1.0);
     }
 
     #[test]
