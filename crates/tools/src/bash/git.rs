@@ -461,6 +461,24 @@ pub fn vet(
             )));
         }
     }
+    // `log --follow`: git takes exactly one pathspec with it, so the secret excludes
+    // cannot be added either. The one path is checked; following it through renames may
+    // reach a secret file's old name, so only options that show no file contents are
+    // allowed (names, counts and commit metadata).
+    let follow = sub == "log" && other_options.contains(&"--follow");
+    if follow {
+        if paths.len() != 1 {
+            return Err(Blocked::option(
+                "`git log --follow` takes exactly one file after `--` (git refuses more or none): `git log --follow --oneline -- FILE`",
+            ));
+        }
+        if let Some(o) = other_options.iter().find(|o| !follow_option(o)) {
+            return Err(Blocked::option(format!(
+                "with `git log --follow`, `{}` is not allowed: only options that show no file contents are ({FOLLOW_OPTIONS_SHOWN}), since the renames it follows may lead to a masked file; use `git log -p -- FILE` for the contents under the current name",
+                escape_for_display(o)
+            )));
+        }
+    }
     match sub.as_str() {
         "branch" | "tag" if revs.iter().any(|r| !r.starts_with('-')) && !list_mode => {
             return Err(format!(
@@ -494,6 +512,9 @@ pub fn vet(
         // Last, so that it wins: `-L` follows the lines through renames, and a file
         // renamed from `.env` would show the secret's history under its old name.
         out.push("--no-renames".into());
+    } else if follow {
+        out.push("--".into());
+        out.extend(paths);
     } else if CONTENT_SUBS.contains(&sub.as_str()) {
         out.push("--".into());
         out.extend(paths);
@@ -547,6 +568,40 @@ fn line_log_option(a: &str) -> bool {
                 | "--no-color"
         )
 }
+
+/// Whether `git log --follow` may take option `a`: one that shows no file contents.
+fn follow_option(a: &str) -> bool {
+    let name = a.split_once('=').map(|(n, _)| n).unwrap_or(a);
+    log_listing_option(a)
+        || matches!(
+            name,
+            "--follow"
+                | "-n"
+                | "-s"
+                | "--no-patch"
+                | "--name-only"
+                | "--name-status"
+                | "--stat"
+                | "--shortstat"
+                | "--summary"
+                | "--first-parent"
+                | "--no-merges"
+                | "--merges"
+                | "--reverse"
+                | "--topo-order"
+                | "--date-order"
+                | "--graph"
+                | "--decorate"
+                | "--no-decorate"
+                | "--committer"
+                | "--grep"
+                | "-i"
+                | "--regexp-ignore-case"
+                | "--no-color"
+        )
+}
+
+const FOLLOW_OPTIONS_SHOWN: &str = "--oneline, --format=, --pretty=, --date=, -n N, --max-count=, --since=, --until=, --author=, --committer=, --grep=, --name-only, --name-status, --stat, --summary, -s, --reverse, --no-merges, --first-parent and --graph";
 
 const LINE_LOG_OPTIONS_SHOWN: &str = "--oneline, --format=, --pretty=, --date=, -n N, --max-count=, --since=, --until=, --author=, --committer=, --grep=, -p, -s, --no-patch, --first-parent, --no-merges, --graph, --decorate and --all";
 

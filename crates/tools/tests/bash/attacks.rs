@@ -708,6 +708,29 @@ pub const BLOCKED: &[(&str, &str)] = &[
         "git log -L1,1:go.mod --full-diff",
         "rename and copy detection",
     ),
+    // Red team, stop 30. `git log --follow` takes one pathspec, so it too runs without
+    // the secret excludes: the path is checked, and since a rename may lead back to a
+    // masked file, nothing that shows file contents may go with it.
+    ("git log --follow -p -- go.mod", "show no file contents"),
+    (
+        "git log --follow --patch --oneline -- go.mod",
+        "show no file contents",
+    ),
+    (
+        "git log --follow -STOKEN -- go.mod",
+        "show no file contents",
+    ),
+    (
+        "git log --follow -GTOKEN -- go.mod",
+        "show no file contents",
+    ),
+    (
+        "git log --follow --full-diff -- go.mod",
+        "show no file contents",
+    ),
+    ("git log --follow -- .env", "masked"),
+    ("git log --follow -- go.mod README.md", "exactly one file"),
+    ("git log --follow", "exactly one file"),
 ];
 
 #[test]

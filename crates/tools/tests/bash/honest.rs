@@ -198,6 +198,15 @@ pub fn cases() -> Vec<(&'static str, String)> {
         ),
         // `git log -L`: the secret excludes are not added (git refuses pathspecs beside
         // `-L`); the file is checked instead.
+        // `git log --follow`: one path, no excludes (git takes one pathspec with it).
+        (
+            "git log --follow --format=%s -- go.mod",
+            s("initial import\n"),
+        ),
+        (
+            "git log --follow --name-status --format=%s go.mod",
+            s("initial import\n\nA\tgo.mod\n"),
+        ),
         (
             "git log --format=%s -L 1,1:go.mod",
             s(
