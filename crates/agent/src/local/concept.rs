@@ -163,12 +163,13 @@ impl LocalPolicy {
             // `-vv`: why each file is where it is, as for a report ("report rank:").
             for r in ranked.iter().take(12) {
                 tracing::debug!(
-                    "concept rank: {} score={:.3} lexical={:.3} evidence={:.3} from_text={} matched={:?}",
+                    "concept rank: {} score={:.3} lexical={:.3} evidence={:.3} from_text={} named={} matched={:?}",
                     idx.files()[r.file],
                     r.score,
                     r.lexical,
                     r.evidence,
                     also.contains(&r.file),
+                    r.named,
                     r.matched
                 );
             }
