@@ -373,6 +373,18 @@ pub(super) fn group(entries: &[Entry], intent: &Intent, tests_first: bool) -> Ve
                 f.order.2,
             )
         }),
+        // The file holding most of what the target calls first, the target's own file
+        // included (a method calling four helpers beside it and one elsewhere); callees
+        // the graph only guessed do not count. On a tie the other file, then the order of
+        // first entries.
+        Intent::Callees(_) => files.sort_by_key(|f| {
+            let callees = f
+                .entries
+                .iter()
+                .filter(|e| e.relation == Relation::Callee && !e.guessed)
+                .count();
+            (f.order.0, std::cmp::Reverse(callees), f.order.1, f.order.2)
+        }),
         _ => files.sort_by_key(|f| f.order),
     }
     files
@@ -440,6 +452,22 @@ mod tests {
             entry("pkg/a.py", Relation::Caller, 3),
             entry("pkg/base.py", Relation::Caller, 9),
         ];
+        let files = group(&entries, &Intent::Callees(sym("run")), false);
+        assert_eq!(files[0].path, "pkg/a.py");
+        // Callees: the file holding most of them first, the target's own file included;
+        // guessed ones do not count.
+        let mut entries = vec![
+            entry("pkg/base.py", Relation::Definition, 1),
+            entry("pkg/a.py", Relation::Callee, 3),
+        ];
+        for line in [20, 30, 40] {
+            entries.push(entry("pkg/base.py", Relation::Callee, line));
+        }
+        let files = group(&entries, &Intent::Callees(sym("run")), false);
+        assert_eq!(files[0].path, "pkg/base.py");
+        for e in entries.iter_mut().filter(|e| e.line >= 20) {
+            e.guessed = true;
+        }
         let files = group(&entries, &Intent::Callees(sym("run")), false);
         assert_eq!(files[0].path, "pkg/a.py");
     }
