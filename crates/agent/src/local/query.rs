@@ -920,6 +920,30 @@ fn cue_intent(q: &str) -> Option<Intent> {
             return slot_symbol(next, false, true).map(IMPLS);
         }
     }
+    // "what validators are built on top of Regexp", "strategies built on the sync
+    // retry_if_exception class", "classes based on Base": what is built on a class
+    // subclasses it (alone, "built" is a use: "patterns built from LINK_LABEL").
+    for (i, w) in all.iter().enumerate() {
+        if !matches!(
+            w.to_lowercase().as_str(),
+            "built" | "build" | "builds" | "based"
+        ) {
+            continue;
+        }
+        let next: Vec<String> = all[i + 1..]
+            .iter()
+            .take(3)
+            .map(|w| w.to_lowercase())
+            .collect();
+        let phrase = match next.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+            ["on", "top", "of", ..] => 3,
+            ["on" | "upon" | "atop", ..] => 1,
+            _ => continue,
+        };
+        if let Some(intent) = cue_slot(&all, i + phrase, IMPLS) {
+            return Some(intent);
+        }
+    }
     // Each cue in turn, the first whose name reads as one wins; a cue whose next word is
     // another cue describes the subject ("which SugaredLogger *methods call* X").
     (0..all.len())
@@ -1866,6 +1890,9 @@ mod tests {
             "IssueStore implementors",
             "which structs impl IssueStore",
             "classes derived from IssueStore",
+            "what stores are built on top of IssueStore",
+            "which stores are built on the IssueStore interface",
+            "types based on IssueStore",
             "list every implementation of IssueStore",
             "the implementation of the IssueStore interface",
         ] {
@@ -2309,6 +2336,13 @@ mod tests {
         let q = "which patterns are built from LINK_LABEL";
         assert!(
             matches!(parse(q).intent, Intent::Callers(ref s) if s.name == "LINK_LABEL"),
+            "{q}: {:?}",
+            parse(q).intent
+        );
+        // Only what is built or based on a name subclasses it; "on top of" alone is not.
+        let q = "what methods does sqlx.Rows add on top of sql.Rows";
+        assert!(
+            matches!(parse(q).intent, Intent::Methods(ref s) if s.name == "Rows"),
             "{q}: {:?}",
             parse(q).intent
         );
