@@ -208,8 +208,14 @@ const CALLEES: Build = Intent::Callees;
 const IMPLS: Build = Intent::Implementations;
 const METHODS: Build = Intent::Methods;
 const DEF: Build = Intent::Definition;
-/// "Which classes override X": every definition of X's bare name (the overrides share it).
+/// "Which classes override X": every definition of X's bare name (the overrides share it);
+/// of an owner's method ("which classes override Repository.save"), the methods of that
+/// name on the owner's implementers and subclasses, as for "which classes implement
+/// Repository.save" (an unrelated `Settings.save` is no override).
 const OVERRIDES: Build = |s| {
+    if s.qualifier().is_some() {
+        return Intent::Implementations(s);
+    }
     Intent::Definition(SymbolRef {
         name: s.leaf().to_string(),
         kind: None,
@@ -2051,7 +2057,6 @@ mod tests {
     fn overrides_ask_for_every_definition_of_the_bare_name() {
         for q in [
             "which classes override post_transaction",
-            "which classes override LedgerService.post_transaction",
             "overrides of post_transaction",
         ] {
             assert_eq!(
@@ -2060,6 +2065,16 @@ mod tests {
                 "{q}"
             );
         }
+        // An owner's method: its implementers' and subclasses' methods of that name.
+        assert_eq!(
+            parse("which classes override LedgerService.post_transaction").intent,
+            Intent::Implementations(sym("LedgerService.post_transaction"))
+        );
+        let got = parse("which output filters override _process from OutputFilter").intent;
+        assert!(
+            matches!(&got, Intent::Implementations(s) if s.leaf() == "_process" && s.qualifier() == Some("OutputFilter")),
+            "{got:?}"
+        );
     }
 
     #[test]
