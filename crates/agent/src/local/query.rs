@@ -632,7 +632,49 @@ fn classify_plain(q: &str) -> Intent {
     if let Some(sym) = slot_symbol(asked, false, asked.len() < q.len()) {
         return Intent::Definition(sym);
     }
+    // "the Error struct with the Type and Message fields", "the Parser class that holds
+    // the options": a named kind, then what describes it.
+    if let Some(sym) = described_definition(asked) {
+        return Intent::Definition(sym);
+    }
     Intent::Concept
+}
+
+/// Words that open a description after a symbol's name and kind.
+const DESCRIBERS: &[&str] = &[
+    "with",
+    "that",
+    "which",
+    "whose",
+    "holding",
+    "having",
+    "containing",
+    "where",
+];
+
+/// A definition asked by its name and kind, followed by what describes it ("the Error
+/// struct with the Type and Message fields"): the words before the first describer must
+/// read as a symbol with its kind word, the kind said, so that prose ("the code with the
+/// retry loop") stays a concept question.
+fn described_definition(q: &str) -> Option<SymbolRef> {
+    let words: Vec<&str> = q.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| DESCRIBERS.contains(&w.to_lowercase().as_str()))?;
+    if at == 0 || at + 1 >= words.len() {
+        return None;
+    }
+    let head = words[..at].join(" ");
+    let last = words[at - 1].to_lowercase();
+    kind_word(&last)?;
+    // A project's name before it ("go-flags Error struct with …") is no part of the name.
+    let mut sym = slot_symbol(&head, false, false).or_else(|| {
+        let (_, rest) = head.split_once(' ')?;
+        slot_symbol(rest, false, false)
+    })?;
+    sym.kind?;
+    sym.described = true;
+    Some(sym)
 }
 
 /// Words that open a clause after a frame's last word: a purpose or condition ("what does
@@ -2075,6 +2117,29 @@ mod tests {
             matches!(&got, Intent::Implementations(s) if s.leaf() == "_process" && s.qualifier() == Some("OutputFilter")),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn a_named_kind_then_its_description_is_a_definition() {
+        for q in [
+            "the Error struct with the Type and Message fields",
+            "go-flags Error struct with the Type and Message fields",
+            "Error struct that holds the message",
+        ] {
+            let got = parse(q).intent;
+            assert!(
+                matches!(&got, Intent::Definition(s) if s.name == "Error" && s.kind == Some("struct")),
+                "{q}: {got:?}"
+            );
+        }
+        // Prose before the describer, or no kind word, stays a concept question.
+        for q in [
+            "the code with the retry loop",
+            "the function with the retry loop",
+            "the retry loop with backoff",
+        ] {
+            assert_eq!(parse(q).intent, Intent::Concept, "{q}");
+        }
     }
 
     #[test]
