@@ -978,14 +978,14 @@ fn cue_intent(q: &str) -> Option<Intent> {
         ) {
             continue;
         }
-        let next: Vec<String> = all[i + 1..]
-            .iter()
-            .take(3)
-            .map(|w| w.to_lowercase())
-            .collect();
-        let phrase = match next.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-            ["on", "top", "of", ..] => 3,
-            ["on" | "upon" | "atop", ..] => 1,
+        let after = |k: usize| all.get(i + k).map(|w| w.to_lowercase());
+        let phrase = match (
+            after(1).as_deref(),
+            after(2).as_deref(),
+            after(3).as_deref(),
+        ) {
+            (Some("on"), Some("top"), Some("of")) => 3,
+            (Some("on" | "upon" | "atop"), _, _) => 1,
             _ => continue,
         };
         if let Some(intent) = cue_slot(&all, i + phrase, IMPLS) {
