@@ -1882,3 +1882,72 @@ fn go_unexported_methods_resolve_within_their_package() {
     let other = text(&tool, json!({"operation":"callers","symbol":"Thing.mapTo"}));
     assert!(!other.contains("mapAll"), "{other}");
 }
+
+/// A Go repository without `go.mod` (a GOPATH checkout, a distribution's package) knows
+/// its packages by directory, while its files import them by full path: the imports
+/// still link, before and after a refresh that adds the imported package.
+#[test]
+fn go_imports_by_full_path_link_without_go_mod() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w(
+        "syntax/syntax.go",
+        "package syntax\n\nimport (\n\t\"github.com/acme/glob/syntax/lexer\"\n\tj \"encoding/json\"\n)\n\nfunc Parse(s string) int {\n\t_ = j.Valid(nil)\n\treturn lexer.Lex(s)\n}\n",
+    );
+    w(
+        "syntax/lexer/lexer.go",
+        "package lexer\n\nfunc Lex(s string) int { return len(s) }\n",
+    );
+    w(
+        "glob.go",
+        "package glob\n\nimport \"github.com/acme/glob/syntax\"\n\nfunc Compile(p string) int {\n\treturn syntax.Parse(p) + match.Count()\n}\n",
+    );
+    // A local package named like a standard library one is not what `encoding/json` is.
+    w(
+        "json/json.go",
+        "package json\n\nfunc Valid(b []byte) bool { return true }\n",
+    );
+    let tool = || {
+        CodeTool::new(
+            RepoRoot::new(dir.path()).unwrap(),
+            IndexOptions {
+                cache_dir: Some(cache.path().to_path_buf()),
+                ..Default::default()
+            },
+        )
+    };
+    assert_eq!(
+        text(
+            &tool(),
+            json!({"operation":"callees","symbol":"syntax.Parse"})
+        ),
+        "Parse (function) at syntax/syntax.go:8\n\nCallees:\n  Lex (function) at syntax/lexer/lexer.go:3, called at line 10"
+    );
+    assert_eq!(
+        text(&tool(), json!({"operation":"callers","symbol":"Parse"})),
+        "Parse (function) at syntax/syntax.go:8\n\nCallers:\n  Compile (function) at glob.go:6"
+    );
+    // The package `match` arrives after the first index: the refresh links its import.
+    w(
+        "glob.go",
+        "package glob\n\nimport (\n\t\"github.com/acme/glob/match\"\n\t\"github.com/acme/glob/syntax\"\n)\n\nfunc Compile(p string) int {\n\treturn syntax.Parse(p) + match.Count()\n}\n",
+    );
+    let before = text(&tool(), json!({"operation":"callers","symbol":"Parse"}));
+    assert!(
+        before.contains("Compile (function) at glob.go:9"),
+        "{before}"
+    );
+    w(
+        "match/match.go",
+        "package match\n\nfunc Count() int { return 1 }\n",
+    );
+    assert_eq!(
+        text(&tool(), json!({"operation":"callers","symbol":"Count"})),
+        "Count (function) at match/match.go:3\n\nCallers:\n  Compile (function) at glob.go:9"
+    );
+}

@@ -729,17 +729,40 @@ pub fn link_with_tables(
 }
 
 /// A Go import as the file sees it: the name it is used by (as written, else the package
-/// name `go_name` gives for the path, else the path's last element) and the path.
+/// name `go_name` gives for the path, else the path's last element) and the repository
+/// package it names ([`go_path_candidates`]: the path itself, or in a repository without
+/// `go.mod` the suffix its directory is known by), else the path as written.
 pub(super) fn go_import(
     imp: &super::extract::Import,
-    go_name: impl FnOnce(&str) -> Option<String>,
+    mut go_name: impl FnMut(&str) -> Option<String>,
 ) -> (String, String) {
+    let found = go_path_candidates(&imp.module).find_map(|m| go_name(m).map(|n| (m, n)));
+    let path = found
+        .as_ref()
+        .map_or(imp.module.as_str(), |(m, _)| m)
+        .to_string();
     let local = if imp.local.is_empty() {
-        go_name(&imp.module).unwrap_or_else(|| go_import_name(&imp.module).to_string())
+        found.map_or_else(|| go_import_name(&imp.module).to_string(), |(_, n)| n)
     } else {
         imp.local.clone()
     };
-    (local, imp.module.clone())
+    (local, path)
+}
+
+/// The package paths a Go import path may name in this repository, most specific first:
+/// the path, then, when its first element is a host (it has a dot, which no standard
+/// library path has), each suffix after a `/`. A repository without `go.mod` (GOPATH
+/// layouts, distribution packages) knows its packages by directory only, so
+/// `github.com/gobwas/glob/syntax/ast` is its `syntax/ast` and `github.com/gobwas/glob`
+/// its root package (named by its package clause); `encoding/json` never becomes a
+/// local `json`.
+pub(super) fn go_path_candidates(path: &str) -> impl Iterator<Item = &str> {
+    let hosted = path.split('/').next().is_some_and(|h| h.contains('.'));
+    std::iter::once(path).chain(
+        path.match_indices('/')
+            .filter(move |_| hosted)
+            .map(move |(i, _)| &path[i + 1..]),
+    )
 }
 
 /// A Python import as the file sees it: the local name and the absolute dotted target,

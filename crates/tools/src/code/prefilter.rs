@@ -711,7 +711,8 @@ impl RepoModules {
                 } else {
                     imp.local.as_str()
                 };
-                local == head && !self.go_packages.contains(&imp.module)
+                local == head
+                    && !link::go_path_candidates(&imp.module).any(|m| self.go_packages.contains(m))
             }
             Language::Python => {
                 imp.local == *head

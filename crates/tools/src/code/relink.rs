@@ -351,11 +351,11 @@ fn patch(
                     facts
                 }
             };
-            if facts
-                .imports
-                .iter()
-                .any(|i| i.local.is_empty() && keys.go_names.contains(&i.module))
-            {
+            if facts.imports.iter().any(|i| {
+                link::go_path_candidates(&i.module)
+                    .enumerate()
+                    .any(|(k, m)| (k > 0 || i.local.is_empty()) && keys.go_names.contains(m))
+            }) {
                 // Its imports would be named differently: the full refresh.
                 return None;
             }
@@ -841,7 +841,8 @@ struct Added {
     first: SymbolId,
     /// Per symbol: display name and qualified name.
     names: Vec<(String, String)>,
-    /// Go: the import paths it imports without naming them.
+    /// Go: the package paths its imports were looked up by whose answer names them or
+    /// picks the package (every path of an unnamed import, the shortened ones of all).
     unnamed: Vec<String>,
 }
 
@@ -865,7 +866,9 @@ impl Added {
                 let mut imports = BTreeMap::new();
                 for imp in &c.facts.imports {
                     let (local, module) = link::go_import(imp, |m| {
-                        unnamed.push(m.to_string());
+                        if imp.local.is_empty() || m != imp.module {
+                            unnamed.push(m.to_string());
+                        }
                         base.go_name(m)
                     });
                     imports.insert(local, module);
