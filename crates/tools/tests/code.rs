@@ -1951,3 +1951,37 @@ fn go_imports_by_full_path_link_without_go_mod() {
         "Count (function) at match/match.go:3\n\nCallers:\n  Compile (function) at glob.go:9"
     );
 }
+
+/// `usages` of a Python module-level constant: each function, method or class that reads
+/// or assigns it, by name, through its module (`config.LIMIT`, `pkg.config.LIMIT`), in a
+/// parameter's default or a class attribute; a local of the same name is not it.
+#[test]
+fn python_module_constant_usages() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w("pkg/__init__.py", "");
+    w(
+        "pkg/config.py",
+        "LIMIT = 10\n\n\ndef bump():\n    global LIMIT\n    LIMIT = LIMIT + 1\n",
+    );
+    w(
+        "pkg/use.py",
+        "import pkg\nfrom pkg import config\nfrom pkg.config import LIMIT\n\n\ndef direct(x):\n    return x < LIMIT\n\n\ndef through(x):\n    return x < config.LIMIT\n\n\ndef dotted(x=pkg.config.LIMIT):\n    return x\n\n\nclass Box:\n    size = LIMIT * 2\n\n\ndef shadow():\n    LIMIT = 3\n    return LIMIT\n\n\ndef call_only():\n    return len([LIMIT.bit_length()])\n",
+    );
+    let tool = CodeTool::new(
+        RepoRoot::new(dir.path()).unwrap(),
+        IndexOptions {
+            cache_dir: Some(cache.path().to_path_buf()),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"usages","symbol":"LIMIT"})),
+        "LIMIT (const) at pkg/config.py:1\n\nRead or assigned by:\n  bump (function) at pkg/config.py:6\n  direct (function) at pkg/use.py:7\n  through (function) at pkg/use.py:11\n  dotted (function) at pkg/use.py:14\n  Box (class) at pkg/use.py:19\n  call_only (function) at pkg/use.py:28"
+    );
+}

@@ -123,6 +123,13 @@ pub enum Language {
 }
 
 impl Language {
+    /// Whether its extraction records the names a body reads or assigns
+    /// ([`RawSymbol::reads`](super::extract::RawSymbol)), so that the usages of a
+    /// module-level variable or constant can be answered from the graph.
+    pub fn tracks_reads(self) -> bool {
+        matches!(self, Language::Go | Language::Python)
+    }
+
     /// The language of a file name, from its extension.
     pub fn of_path(path: &str) -> Option<Language> {
         let ext = path.rsplit_once('.').map_or("", |(_, e)| e);

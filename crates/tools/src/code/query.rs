@@ -234,7 +234,7 @@ impl Role {
             Role::Used => {
                 k.is_type()
                     || (matches!(k, Kind::Var | Kind::Const)
-                        && Language::of_path(&s.path) == Some(Language::Go))
+                        && Language::of_path(&s.path).is_some_and(Language::tracks_reads))
             }
         }
     }
@@ -250,7 +250,9 @@ impl Role {
             Role::Any => "symbol",
             Role::Callable => "function or method",
             Role::Type | Role::Abstract => "type (struct, interface, class or type)",
-            Role::Used => "type (struct, interface, class or type) or Go variable or constant",
+            Role::Used => {
+                "type (struct, interface, class or type) or Go or Python variable or constant"
+            }
         }
     }
 }
@@ -706,7 +708,7 @@ pub fn method_set_matches(store: &dyn GraphStore, methods: &[&str]) -> Vec<Relat
     out
 }
 
-/// What reads or assigns a Go variable or constant, each with the lines where, ascending.
+/// What reads or assigns a Go or Python variable or constant, each with the lines where, ascending.
 pub fn readers(store: &dyn GraphStore, id: SymbolId) -> Vec<(Related, Vec<u32>)> {
     let mut lines: HashMap<SymbolId, Vec<u32>> = HashMap::new();
     for e in store.edges_in(id, EdgeKind::Uses, usize::MAX).edges {

@@ -153,10 +153,11 @@ pub struct RawSymbol {
     pub uses: Vec<Path>,
     /// Functions: the calls made in the body (closures included).
     pub calls: Vec<RawCall>,
-    /// Go functions, methods and package-level variables: the names their body or
-    /// initializer reads or assigns that are not local (`_globalL`, `zapcore.DebugLevel`),
-    /// with their lines, one per name and line; the linker keeps those that name a
-    /// package-level variable or constant. Callees are calls, not reads.
+    /// Go functions, methods and package-level variables, Python functions and methods:
+    /// the names their body or initializer reads or assigns that are not local
+    /// (`_globalL`, `zapcore.DebugLevel`, `LIMIT`, `config.TIMEOUT`), with their lines, one
+    /// per name and line; the linker keeps those that name a package- or module-level
+    /// variable or constant. Callees are calls, not reads.
     pub reads: Vec<(u32, Path)>,
     /// Test code by where it is, in a file that is not a test file: Rust's `#[cfg(test)]`
     /// modules.

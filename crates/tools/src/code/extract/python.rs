@@ -2,7 +2,7 @@
 //! attributes and local variables (annotations, constructor calls, `-> T` results) and
 //! turns each call into a [`CallTarget`].
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
@@ -100,6 +100,7 @@ struct Kinds {
     decorated_definition: u16,
     decorator: u16,
     return_statement: u16,
+    keyword_argument: u16,
 }
 
 fn kinds() -> &'static Kinds {
@@ -130,6 +131,7 @@ fn kinds() -> &'static Kinds {
             decorated_definition: id("decorated_definition"),
             decorator: id("decorator"),
             return_statement: id("return_statement"),
+            keyword_argument: id("keyword_argument"),
         }
     })
 }
@@ -161,7 +163,29 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         ..
     } = x;
     super::apply_fields(&mut facts.symbols, &classes, pending_attrs);
+    // `from m import *` binds names no import records: then every read stays.
+    if !src.contains("import *") {
+        keep_module_reads(&mut facts);
+    }
     facts
+}
+
+/// Keeps the reads that can name a module-level variable or constant: a name this file
+/// assigns at module level or imports (`from .helpers import LINK_LABEL`, `import config`
+/// for `config.TIMEOUT`). The rest (builtins, classes, functions) would resolve to no
+/// variable, and the link need not try.
+fn keep_module_reads(facts: &mut FileFacts) {
+    let known: HashSet<String> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.container.is_empty() && matches!(s.kind, Kind::Var | Kind::Const))
+        .map(|s| s.name.clone())
+        .chain(facts.imports.iter().map(|i| i.local.clone()))
+        .collect();
+    for sym in &mut facts.symbols {
+        sym.reads
+            .retain(|(_, p)| p.first().is_some_and(|h| known.contains(h)));
+    }
 }
 
 impl Extractor<'_> {
@@ -250,6 +274,9 @@ impl Extractor<'_> {
                 let name = text(left, self.src).to_string();
                 let kind = assignment_kind(&name, a, self.src);
                 let mut sym = RawSymbol::new(name, kind, a, self.src);
+                if let Some(r) = a.child_by_field_id(field_ids().right) {
+                    expression_reads(r, self.src, self.k, &mut sym.reads);
+                }
                 // `_Segment = Segment`: an alias, resolved as the name it holds.
                 if kind != Kind::Type
                     && a.child_by_field_id(field_ids().ty).is_none()
@@ -303,6 +330,13 @@ impl Extractor<'_> {
                     continue;
                 }
                 for a in named_children(st) {
+                    // `_extra_to_name = {ALLOW_EXTRA: …}`: the class reads what its
+                    // attributes are initialised from.
+                    if a.kind_id() == self.k.assignment
+                        && let Some(r) = a.child_by_field_id(field_ids().right)
+                    {
+                        expression_reads(r, src, self.k, &mut sym.reads);
+                    }
                     if a.kind_id() == self.k.assignment
                         && let (Some(l), Some(t)) = (
                             a.child_by_field_id(field_ids().left),
@@ -338,6 +372,14 @@ impl Extractor<'_> {
         let mut locals = Locals::default();
         if let Some(params) = node.child_by_field_id(field_ids().parameters) {
             bind_params(params, src, is_method, &mut locals.scope, &mut sym.uses);
+            // `cls: object = UNDEFINED`: a default is read where the function is defined.
+            for p in named_children(params) {
+                if matches!(p.kind(), "default_parameter" | "typed_default_parameter")
+                    && let Some(v) = p.child_by_field_id(field_ids().value)
+                {
+                    expression_reads(v, src, self.k, &mut sym.reads);
+                }
+            }
         }
         if let Some(rt) = node.child_by_field_id(field_ids().return_type) {
             collect_annotation_types(rt, src, &mut sym.uses);
@@ -363,6 +405,7 @@ impl Extractor<'_> {
                 },
                 &mut calls,
                 &mut self.facts.imports,
+                &mut sym.reads,
             );
             for call in calls {
                 if let Some(function) = call.child_by_field_id(field_ids().function)
@@ -574,6 +617,47 @@ fn bind_params(
     }
 }
 
+/// The names an expression outside any function body reads (a parameter's default, a
+/// module-level or class-level initializer), as [`bind_locals`] keeps them from a body:
+/// `UNDEFINED`, `config.TIMEOUT`; not a callee, an attribute's field nor a keyword's name.
+/// Nothing there is local to a function, so every one is kept.
+fn expression_reads(node: Node<'_>, src: &str, k: &Kinds, reads: &mut Vec<(u32, Path)>) {
+    let mut not_reads: HashSet<usize> = HashSet::new();
+    walk_pruned(node, &mut |n| {
+        let id = n.kind_id();
+        if id == k.identifier {
+            if !not_reads.contains(&n.id()) {
+                push_read(reads, line_of(n), &[text(n, src)]);
+            }
+        } else if id == k.attribute {
+            return attribute_reads(n, src, &mut not_reads, &mut |(line, p, len)| {
+                push_read(reads, line, &p[..len]);
+            });
+        } else if id == k.keyword_argument {
+            if let Some(name) = n.child_by_field_id(field_ids().name) {
+                not_reads.insert(name.id());
+            }
+        } else if id == k.call {
+            if let Some(f) = n.child_by_field_id(field_ids().function) {
+                not_reads.insert(f.id());
+            }
+        } else if id == k.lambda || id == k.string {
+            // A lambda's names are its own; a string holds none.
+            return false;
+        }
+        true
+    });
+}
+
+/// Records one read, unless the same name was read on the same line just before.
+fn push_read(reads: &mut Vec<(u32, Path)>, line: u32, path: &[&str]) {
+    let same =
+        |(l, p): &(u32, Path)| *l == line && p.iter().map(String::as_str).eq(path.iter().copied());
+    if !reads.iter().rev().take(8).any(same) {
+        reads.push((line, path.iter().map(|s| s.to_string()).collect()));
+    }
+}
+
 /// What a function body binds: the types of its local names, and the names bound once
 /// to a class, a function or a bound method, which calls go through.
 #[derive(Default)]
@@ -615,20 +699,44 @@ fn param_name<'t>(p: Node<'t>, k: &Kinds) -> Option<Node<'t>> {
 /// functions' parameters and loop targets counted), reports `self.x = …` assignments
 /// through `on_attr`, and collects the calls (the `@reference.call` nodes of the query
 /// file).
-fn bind_locals<'t>(
+#[allow(clippy::too_many_arguments)]
+fn bind_locals<'t, 's>(
     body: Node<'t>,
-    src: &str,
+    src: &'s str,
     k: &Kinds,
     locals: &mut Locals,
     on_attr: &mut impl FnMut(String, Recv),
     calls: &mut Vec<Node<'t>>,
     imports: &mut Vec<Import>,
+    reads: &mut Vec<(u32, Path)>,
 ) {
     // How many times each name is bound in the body.
     let mut bindings: HashMap<String, u32> = HashMap::new();
     let mut bind = |name: &str, times: u32| *bindings.entry(name.to_string()).or_default() += times;
+    // Names declared `global` (or `nonlocal`): assigning them is a use of the outer one.
+    let mut outer: HashSet<&'s str> = HashSet::new();
+    // What the body reads or assigns by name (`LIMIT`, `config.TIMEOUT`), kept below
+    // unless the name is local; nodes that name no value (a callee, an attribute's field,
+    // a keyword argument's name) are skipped.
+    let mut candidates: Vec<Found<'s>> = Vec::new();
+    let mut not_reads: HashSet<usize> = HashSet::new();
     walk_pruned(body, &mut |n| {
         let id = n.kind_id();
+        if id == k.identifier {
+            if !not_reads.contains(&n.id()) {
+                candidates.push((line_of(n), [text(n, src), "", ""], 1));
+            }
+            return true;
+        }
+        if id == k.attribute {
+            return attribute_reads(n, src, &mut not_reads, &mut |f| candidates.push(f));
+        }
+        if id == k.keyword_argument {
+            if let Some(name) = n.child_by_field_id(field_ids().name) {
+                not_reads.insert(name.id());
+            }
+            return true;
+        }
         if id == k.augmented_assignment || id == k.for_statement || id == k.for_in_clause {
             if let Some(left) = n.child_by_field_id(field_ids().left) {
                 bound_names(left, src, k, &mut |x| bind(x, 1));
@@ -649,6 +757,11 @@ fn bind_locals<'t>(
         }
         if id == k.global_statement || id == k.nonlocal_statement {
             bound_names(n, src, k, &mut |x| bind(x, 2));
+            for name in named_children(n) {
+                if name.kind_id() == k.identifier {
+                    outer.insert(text(name, src));
+                }
+            }
             return false;
         }
         if id == k.function_definition || id == k.lambda || id == k.class_definition {
@@ -673,6 +786,10 @@ fn bind_locals<'t>(
         }
         if id == k.call {
             calls.push(n);
+            // A call is no read of its callee (`f(x)`); `obj.m(x)` still reads `obj`.
+            if let Some(f) = n.child_by_field_id(field_ids().function) {
+                not_reads.insert(f.id());
+            }
             return true;
         }
         if id == k.import_statement || id == k.import_from_statement {
@@ -726,6 +843,68 @@ fn bind_locals<'t>(
     locals
         .aliases
         .retain(|name, _| bindings.get(name).copied() == Some(1));
+    let mut seen: HashSet<Found<'_>> = HashSet::new();
+    for found @ (line, p, len) in candidates {
+        let head = p[0];
+        let local = !outer.contains(head)
+            && (locals.scope.contains_key(head) || bindings.contains_key(head));
+        if !local && seen.insert(found) {
+            reads.push((line, p[..len].iter().map(|s| s.to_string()).collect()));
+        }
+    }
+}
+
+/// A read as found: up to three names (`tenacity.stop.stop_never`) and how many there are.
+type Found<'s> = (u32, [&'s str; 3], usize);
+
+/// The reads an attribute chain rooted at a name makes: `tenacity.stop.stop_never` reads
+/// `tenacity`, `tenacity.stop` and `tenacity.stop.stop_never` (the linker keeps whichever
+/// is a variable or constant: a module's, or the name itself); a callee's last field is
+/// no read (`LOGGER.info(…)` reads `LOGGER`). Returns whether the walk must still enter the
+/// node: not for a chain of names, whose every part is read here; yes when it starts at
+/// an expression (`f(x).y`), whose field is then marked as no read.
+fn attribute_reads<'s>(
+    n: Node<'_>,
+    src: &'s str,
+    not_reads: &mut HashSet<usize>,
+    out: &mut impl FnMut(Found<'s>),
+) -> bool {
+    let k = kinds();
+    let callee = not_reads.contains(&n.id());
+    let mut fields: Vec<&'s str> = Vec::new();
+    let mut at = n;
+    let root = loop {
+        let (Some(obj), Some(field)) = (
+            at.child_by_field_id(field_ids().object),
+            at.child_by_field_id(field_ids().attribute),
+        ) else {
+            return true;
+        };
+        fields.push(text(field, src));
+        if obj.kind_id() == k.attribute {
+            at = obj;
+            continue;
+        }
+        if obj.kind_id() != k.identifier {
+            if let Some(field) = n.child_by_field_id(field_ids().attribute) {
+                not_reads.insert(field.id());
+            }
+            return true;
+        }
+        break obj;
+    };
+    fields.reverse();
+    if callee {
+        fields.pop();
+    }
+    let line = line_of(n);
+    let mut p = [text(root, src), "", ""];
+    out((line, p, 1));
+    for (i, f) in fields.into_iter().take(2).enumerate() {
+        p[i + 1] = f;
+        out((line, p, i + 2));
+    }
+    false
 }
 
 /// The decorators of a definition as calls it makes (`@retry(max_attempts=3)` and `@retry`
