@@ -1985,3 +1985,36 @@ fn python_module_constant_usages() {
         "LIMIT (const) at pkg/config.py:1\n\nRead or assigned by:\n  bump (function) at pkg/config.py:6\n  direct (function) at pkg/use.py:7\n  through (function) at pkg/use.py:11\n  dotted (function) at pkg/use.py:14\n  Box (class) at pkg/use.py:19\n  call_only (function) at pkg/use.py:28"
     );
 }
+
+/// `usages` of a TypeScript module-level constant: through a named import, a `{ name }`
+/// shorthand, a member chain and a module-level initializer; a destructured local or a
+/// nested function's parameter of the same name is not it.
+#[test]
+fn typescript_module_constant_usages() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w(
+        "src/ops.ts",
+        "export const operators = { ADD: \"+\", SUB: \"-\" }\n\nexport function add(a: number): string {\n  return `${a}${operators.ADD}`\n}\n",
+    );
+    w(
+        "src/use.ts",
+        "import { operators } from \"./ops\"\nimport * as ops from \"./ops\"\n\nconst table = operators\n\nexport function pack(): object {\n  return { operators }\n}\n\nexport function viaNamespace(): string {\n  return ops.operators.SUB\n}\n\nexport function shadows(): string {\n  const { operators } = { operators: \"x\" }\n  return [1].map((operators) => operators).join() + operators\n}\n",
+    );
+    let tool = CodeTool::new(
+        RepoRoot::new(dir.path()).unwrap(),
+        IndexOptions {
+            cache_dir: Some(cache.path().to_path_buf()),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"usages","symbol":"operators"})),
+        "operators (const) at src/ops.ts:1\n\nRead or assigned by:\n  add (function) at src/ops.ts:4\n  table (const) at src/use.ts:4\n  pack (function) at src/use.ts:7\n  viaNamespace (function) at src/use.ts:11"
+    );
+}

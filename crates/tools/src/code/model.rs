@@ -127,7 +127,14 @@ impl Language {
     /// ([`RawSymbol::reads`](super::extract::RawSymbol)), so that the usages of a
     /// module-level variable or constant can be answered from the graph.
     pub fn tracks_reads(self) -> bool {
-        matches!(self, Language::Go | Language::Python)
+        matches!(
+            self,
+            Language::Go
+                | Language::Python
+                | Language::TypeScript
+                | Language::Tsx
+                | Language::JavaScript
+        )
     }
 
     /// The language of a file name, from its extension.

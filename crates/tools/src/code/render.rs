@@ -406,7 +406,7 @@ fn standard(out: &mut Lines, f: &Found, std: &StandardInterface) {
     }
 }
 
-/// The usages of a Go or Python variable or constant: each reader where it reads or assigns it.
+/// The usages of a module-level variable or constant: each reader where it reads or assigns it.
 fn readers(out: &mut Lines, s: &Section, of: &Item) {
     if s.items.is_empty() {
         out.push(format!(

@@ -460,7 +460,7 @@ fn relation(
             ));
         }
         Operation::Usages if !s.kind.is_type() => {
-            // A Go or Python variable or constant: each reader cited where it reads or assigns.
+            // A module-level variable or constant: each reader cited where it reads or assigns.
             let items = query::readers(store, m.id)
                 .into_iter()
                 .map(|(r, lines)| Item {

@@ -114,6 +114,19 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
             !is_signature || (!implemented.contains(&key(s)) && seen.insert(key(s)))
         });
     }
+    // Only a read of a module-level variable or constant of this file, or of an import
+    // (`operators`, `codegen.operators`), can name one; the link need not try the rest.
+    let known: foldhash::HashSet<String> = facts
+        .symbols
+        .iter()
+        .filter(|s| s.container.is_empty() && matches!(s.kind, Kind::Var | Kind::Const))
+        .map(|s| s.name.clone())
+        .chain(facts.imports.iter().map(|i| i.local.clone()))
+        .collect();
+    for sym in &mut facts.symbols {
+        sym.reads
+            .retain(|(_, p)| p.first().is_some_and(|h| known.contains(h)));
+    }
     facts
 }
 
@@ -428,13 +441,19 @@ impl Extractor<'_> {
                     // variable as its caller (there is no other).
                     if let Some(v) = value {
                         let mut calls = Vec::new();
+                        let mut reads = Reads::default();
                         walk_pruned(v, &mut |n| {
+                            if !reads.visit(n, src) {
+                                return false;
+                            }
                             if matches!(n.kind(), "call_expression" | "new_expression") {
                                 calls.push(n);
                             }
                             true
                         });
                         sym.calls = call_sites(&calls, src, &HashMap::new());
+                        // `const ops = operators`: the initializer reads module-level names.
+                        reads.keep(&mut sym.reads, |_| false);
                     }
                     self.facts.symbols.push(sym);
                 }
@@ -640,7 +659,11 @@ impl Extractor<'_> {
         }
         if let Some(body) = f.child_by_field_name("body") {
             let mut calls = Vec::new();
+            let mut reads = Reads::default();
             walk_pruned(body, &mut |n| {
+                if !reads.visit(n, src) {
+                    return false;
+                }
                 match n.kind() {
                     "variable_declarator" => {
                         if let Some(name) = n.child_by_field_name("name")
@@ -680,11 +703,165 @@ impl Extractor<'_> {
                 true
             });
             sym.calls = call_sites(&calls, src, &scope);
+            reads.keep(&mut sym.reads, |name| scope.contains_key(name));
         }
         if matches!(f.kind(), "function_signature" | "method_signature") {
             self.signatures.insert(self.facts.symbols.len());
         }
         self.facts.symbols.push(sym);
+    }
+}
+
+/// The names a body or an initializer reads or assigns (see [`RawSymbol::reads`]),
+/// gathered during its walk: an identifier (`LIMIT`, `{ operators }` shorthand), or a
+/// member chain from one (`codegen.operators.ADD` reads `codegen`, `codegen.operators` and
+/// `codegen.operators.ADD`); not a callee's last member, a declared name or a nested
+/// function's parameter. Which of them are the body's own locals is known at its end.
+#[derive(Default)]
+struct Reads<'s> {
+    found: Vec<(u32, [&'s str; 3], usize)>,
+    /// Names a nested function, a `catch` or a declaration binds inside the walk.
+    bound: foldhash::HashSet<&'s str>,
+    /// Nodes that are no read: callees, declared names.
+    skip: foldhash::HashSet<usize>,
+}
+
+impl<'s> Reads<'s> {
+    /// Notes what node `n` reads; false when its children need no visit for reads or
+    /// anything else (a member chain of names).
+    fn visit(&mut self, n: Node<'_>, src: &'s str) -> bool {
+        match n.kind() {
+            "identifier" | "shorthand_property_identifier" if !self.skip.contains(&n.id()) => {
+                self.found.push((line_of(n), [text(n, src), "", ""], 1));
+            }
+            "call_expression" => {
+                if let Some(f) = n.child_by_field_name("function") {
+                    self.skip.insert(f.id());
+                }
+            }
+            "new_expression" => {
+                if let Some(c) = n.child_by_field_name("constructor") {
+                    self.skip.insert(c.id());
+                }
+            }
+            "variable_declarator" | "function_declaration" | "generator_function_declaration" => {
+                if let Some(name) = n.child_by_field_name("name")
+                    && name.kind() == "identifier"
+                {
+                    self.skip.insert(name.id());
+                    self.bound.insert(text(name, src));
+                }
+            }
+            "required_parameter" | "optional_parameter" => {
+                if let Some(p) = n.child_by_field_name("pattern")
+                    && p.kind() == "identifier"
+                {
+                    self.skip.insert(p.id());
+                    self.bound.insert(text(p, src));
+                }
+            }
+            "arrow_function" => {
+                if let Some(p) = n.child_by_field_name("parameter") {
+                    self.skip.insert(p.id());
+                    self.bound.insert(text(p, src));
+                }
+            }
+            "formal_parameters" => {
+                // JavaScript's parameters are bare identifiers.
+                for p in named_children(n) {
+                    if p.kind() == "identifier" {
+                        self.skip.insert(p.id());
+                        self.bound.insert(text(p, src));
+                    }
+                }
+            }
+            "catch_clause" => {
+                if let Some(p) = n.child_by_field_name("parameter")
+                    && p.kind() == "identifier"
+                {
+                    self.skip.insert(p.id());
+                    self.bound.insert(text(p, src));
+                }
+            }
+            "object_pattern" | "array_pattern" => {
+                // `const { a, b: c } = x`, `[x, y] = pair`: names bound, not read.
+                walk_pruned(n, &mut |p| {
+                    if matches!(
+                        p.kind(),
+                        "identifier" | "shorthand_property_identifier_pattern"
+                    ) {
+                        self.skip.insert(p.id());
+                        self.bound.insert(text(p, src));
+                    }
+                    true
+                });
+            }
+            "for_in_statement" => {
+                if let Some(l) = n.child_by_field_name("left")
+                    && l.kind() == "identifier"
+                {
+                    self.skip.insert(l.id());
+                    self.bound.insert(text(l, src));
+                }
+            }
+            "member_expression" => return self.member(n, src),
+            "string" | "regex" | "type_annotation" => {
+                // No value names in a string or a type (a template string's
+                // substitutions are code: `${usePattern(cxt, pat)}`).
+                return false;
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// A member chain: read from its root name when it is one (and not entered again),
+    /// else entered for the expression it starts from.
+    fn member(&mut self, n: Node<'_>, src: &'s str) -> bool {
+        let callee = self.skip.contains(&n.id());
+        let mut props: Vec<&'s str> = Vec::new();
+        let mut at = n;
+        let root = loop {
+            let (Some(obj), Some(prop)) = (
+                at.child_by_field_name("object"),
+                at.child_by_field_name("property"),
+            ) else {
+                return true;
+            };
+            props.push(text(prop, src));
+            match obj.kind() {
+                "member_expression" => at = obj,
+                "identifier" => break obj,
+                _ => return true,
+            }
+        };
+        props.reverse();
+        if callee {
+            props.pop();
+        }
+        let line = line_of(n);
+        let mut p = [text(root, src), "", ""];
+        self.found.push((line, p, 1));
+        for (i, prop) in props.into_iter().take(2).enumerate() {
+            p[i + 1] = prop;
+            self.found.push((line, p, i + 2));
+        }
+        false
+    }
+
+    /// Moves the reads that are not local (`local` says which names the body binds) into
+    /// `out`, one per path and line.
+    fn keep(self, out: &mut Vec<(u32, Path)>, local: impl Fn(&str) -> bool) {
+        let mut seen = foldhash::HashSet::default();
+        for found @ (line, p, len) in self.found {
+            let head = p[0];
+            if self.bound.contains(head) || local(head) || GLOBALS.contains(&head) {
+                continue;
+            }
+            if seen.insert(found) {
+                out.push((line, p[..len].iter().map(|s| s.to_string()).collect()));
+            }
+        }
     }
 }
 
