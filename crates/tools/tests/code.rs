@@ -1258,7 +1258,7 @@ fn go_usages_of_variables_and_constants() {
         ),
         (
             json!({"operation":"callers","symbol":"_globalL"}),
-            "_globalL is a var (global.go:18), but callers works on a function or method. For a Go var, try operation=\"usages\" with symbol=\"_globalL\" (where it is read or assigned).",
+            "_globalL is a var (global.go:18), but callers works on a function or method. For a var, try operation=\"usages\" with symbol=\"_globalL\" (where it is read or assigned).",
         ),
     ] {
         assert_eq!(text(go_mini(), args), want);
@@ -2016,5 +2016,40 @@ fn typescript_module_constant_usages() {
     assert_eq!(
         text(&tool, json!({"operation":"usages","symbol":"operators"})),
         "operators (const) at src/ops.ts:1\n\nRead or assigned by:\n  add (function) at src/ops.ts:4\n  table (const) at src/use.ts:4\n  pack (function) at src/use.ts:7\n  viaNamespace (function) at src/use.ts:11"
+    );
+}
+
+/// `usages` of a Rust `const`: by name through a `use`, by path (`parser::LIMIT`, another
+/// crate's `explore_a::run::LIMIT`), inside a macro's arguments; a local of the same name
+/// in a function that never imports it is not it.
+#[test]
+fn rust_const_usages() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w("crates/a/src/lib.rs", "pub mod parser;\npub mod run;\n");
+    w("crates/a/src/parser.rs", "pub const LIMIT: usize = 3;\n");
+    w(
+        "crates/a/src/run.rs",
+        "use crate::parser::LIMIT;\n\npub fn under(n: usize) -> bool {\n    n < LIMIT\n}\n\npub fn checked(n: usize) {\n    assert!(n < crate::parser::LIMIT, \"too many\");\n}\n",
+    );
+    w(
+        "crates/b/src/main.rs",
+        "fn main() {\n    let v = vec![explore_a::parser::LIMIT];\n    let LIMIT_LOCAL = v.len();\n    println!(\"{LIMIT_LOCAL}\");\n}\n\nfn other() -> usize {\n    let limit = 2;\n    limit\n}\n",
+    );
+    let tool = CodeTool::new(
+        RepoRoot::new(dir.path()).unwrap(),
+        IndexOptions {
+            cache_dir: Some(cache.path().to_path_buf()),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        text(&tool, json!({"operation":"usages","symbol":"LIMIT"})),
+        "LIMIT (const) at crates/a/src/parser.rs:1\n\nRead or assigned by:\n  under (function) at crates/a/src/run.rs:4\n  checked (function) at crates/a/src/run.rs:8\n  main (function) at crates/b/src/main.rs:2"
     );
 }

@@ -134,6 +134,7 @@ impl Language {
                 | Language::TypeScript
                 | Language::Tsx
                 | Language::JavaScript
+                | Language::Rust
         )
     }
 

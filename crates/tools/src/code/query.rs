@@ -251,7 +251,7 @@ impl Role {
             Role::Callable => "function or method",
             Role::Type | Role::Abstract => "type (struct, interface, class or type)",
             Role::Used => {
-                "type (struct, interface, class or type) or Go, Python, TypeScript or JavaScript variable or constant"
+                "type (struct, interface, class or type) or Go, Python, TypeScript, JavaScript or Rust variable or constant"
             }
         }
     }
@@ -709,7 +709,7 @@ pub fn method_set_matches(store: &dyn GraphStore, methods: &[&str]) -> Vec<Relat
 }
 
 /// What reads or assigns a module-level variable or constant (Go, Python, TypeScript,
-/// JavaScript), each with the lines where, ascending.
+/// JavaScript, Rust), each with the lines where, ascending.
 pub fn readers(store: &dyn GraphStore, id: SymbolId) -> Vec<(Related, Vec<u32>)> {
     let mut lines: HashMap<SymbolId, Vec<u32>> = HashMap::new();
     for e in store.edges_in(id, EdgeKind::Uses, usize::MAX).edges {

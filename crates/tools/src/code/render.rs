@@ -512,7 +512,7 @@ fn wrong_kind(out: &mut Lines, w: &WrongKind) {
             quote(&s.name)
         ),
         [a] => format!(
-            " For a Go {}, try operation=\"{a}\" with symbol=\"{}\" (where it is read or assigned).",
+            " For a {}, try operation=\"{a}\" with symbol=\"{}\" (where it is read or assigned).",
             s.kind,
             quote(&s.name)
         ),

@@ -153,7 +153,9 @@ pub struct RawSymbol {
     pub uses: Vec<Path>,
     /// Functions: the calls made in the body (closures included).
     pub calls: Vec<RawCall>,
-    /// Go functions, methods and package-level variables, Python functions and methods:
+    /// Go functions, methods and package-level variables; Python, TypeScript, JavaScript
+    /// and Rust functions and methods (and Python and TypeScript module-level
+    /// initializers):
     /// the names their body or initializer reads or assigns that are not local
     /// (`_globalL`, `zapcore.DebugLevel`, `LIMIT`, `config.TIMEOUT`), with their lines, one
     /// per name and line; the linker keeps those that name a package- or module-level

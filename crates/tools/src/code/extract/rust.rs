@@ -8,7 +8,7 @@
 //! written inside macro arguments (`assert_eq!(x.len(), 1)`) are read from the macro's
 //! tokens, since the grammar does not parse them as expressions.
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
@@ -49,6 +49,8 @@ const STD_CRATES: [&str; 3] = ["std", "core", "alloc"];
 
 /// Node kinds the body walk tests on every node, by id (no kind-name lookup per node).
 struct Kinds {
+    identifier: u16,
+    scoped_identifier: u16,
     let_declaration: u16,
     closure_parameters: u16,
     call_expression: u16,
@@ -62,6 +64,8 @@ fn kinds() -> &'static Kinds {
         let l = super::grammar(crate::code::model::Language::Rust);
         let id = |k| kind_id(&l, k);
         Kinds {
+            identifier: id("identifier"),
+            scoped_identifier: id("scoped_identifier"),
             let_declaration: id("let_declaration"),
             closure_parameters: id("closure_parameters"),
             call_expression: id("call_expression"),
@@ -89,7 +93,68 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
         in_test: false,
     };
     x.items(tree.root_node(), &[]);
+    keep_module_reads(&mut x.facts);
     x.facts
+}
+
+/// The names a macro's arguments read: they are tokens, so a name is an identifier and a
+/// path is identifiers joined by `::` tokens (`assert!(n < MAX)`, `vec![run::LIMIT]`).
+fn token_reads(tree: Node<'_>, src: &str, out: &mut Vec<(u32, Path)>) {
+    let k = kinds();
+    let mut path: Vec<String> = Vec::new();
+    let mut line = 0;
+    let mut joined = false;
+    let mut flush = |path: &mut Vec<String>, line: u32| {
+        if !path.is_empty() && path.len() <= 4 {
+            out.push((line, std::mem::take(path)));
+        }
+        path.clear();
+    };
+    // Every token, the anonymous `::` included (`walk_pruned` shows named nodes only).
+    let mut stack = vec![tree];
+    while let Some(t) = stack.pop() {
+        if t.kind_id() == k.token_tree {
+            stack.extend((0..t.child_count()).rev().filter_map(|i| t.child(i)));
+            continue;
+        }
+        let word = t.kind_id() == k.identifier || matches!(t.kind(), "crate" | "self" | "super");
+        if word {
+            if !joined || path.is_empty() {
+                flush(&mut path, line);
+                line = line_of(t);
+            }
+            path.push(text(t, src).to_string());
+            joined = false;
+        } else if t.kind() == "::" {
+            joined = true;
+        } else {
+            flush(&mut path, line);
+            joined = false;
+        }
+    }
+    flush(&mut path, line);
+}
+
+/// Keeps the reads that can name a `const` or `static`: a name this file defines as one
+/// or imports (`use crate::parser::USERINFO`), or any path (`parser::USERINFO`,
+/// `explore_agent::run::DEFAULT_MAX_TURNS`: another crate of the repository is no
+/// import). The rest (locals, functions, types) would resolve to no variable. A glob
+/// import keeps every read.
+fn keep_module_reads(facts: &mut FileFacts) {
+    if facts.imports.iter().any(|i| i.local == "*") {
+        return;
+    }
+    let known: HashSet<String> = facts
+        .symbols
+        .iter()
+        .filter(|s| matches!(s.kind, Kind::Var | Kind::Const))
+        .map(|s| s.name.clone())
+        .chain(facts.imports.iter().map(|i| i.local.clone()))
+        .collect();
+    for sym in &mut facts.symbols {
+        sym.reads
+            .retain(|(_, p)| p.len() > 1 || p.first().is_some_and(|h| known.contains(h)));
+    }
 }
 
 /// The first line of the `///` doc comment above an item, attributes between them skipped.
@@ -511,7 +576,41 @@ impl Extractor<'_> {
         if let Some(body) = f.child_by_field_name("body") {
             let mut calls = Vec::new();
             let k = kinds();
+            // What the body reads by name (`USERINFO`, `parser::USERINFO`), callees and
+            // the names `let` binds skipped; filtered once the file is known
+            // (`keep_module_reads`).
+            let mut reads: Vec<(u32, Path)> = Vec::new();
+            let mut skip: HashSet<usize> = HashSet::new();
             walk_pruned(body, &mut |n| {
+                let id = n.kind_id();
+                if id == k.identifier {
+                    if !skip.contains(&n.id()) {
+                        reads.push((line_of(n), vec![text(n, src).to_string()]));
+                    }
+                    return true;
+                }
+                if id == k.scoped_identifier {
+                    if !skip.contains(&n.id()) {
+                        let p = path_segments(n, src);
+                        if p.len() <= 4 {
+                            reads.push((line_of(n), p));
+                        }
+                    }
+                    return false;
+                }
+                if id == k.call_expression
+                    && let Some(func) = n.child_by_field_name("function")
+                {
+                    skip.insert(func.id());
+                }
+                if id == k.let_declaration
+                    && let Some(pat) = n.child_by_field_name("pattern")
+                {
+                    skip.insert(pat.id());
+                }
+                if id == k.token_tree {
+                    token_reads(n, src, &mut reads);
+                }
                 match n.kind_id() {
                     id if id == k.let_declaration => {
                         if let Some(pat) = n.child_by_field_name("pattern")
@@ -576,6 +675,9 @@ impl Extractor<'_> {
                 true
             });
             sym.calls = calls;
+            reads.retain(|(_, p)| !scope.contains_key(&p[0]));
+            reads.dedup();
+            sym.reads = reads;
         }
         let header_end = f
             .child_by_field_name("body")
