@@ -2019,9 +2019,9 @@ fn typescript_module_constant_usages() {
     );
 }
 
-/// `usages` of a Rust `const`: by name through a `use`, by path (`parser::LIMIT`, another
-/// crate's `explore_a::run::LIMIT`), inside a macro's arguments; a local of the same name
-/// in a function that never imports it is not it.
+/// `usages` of a Rust `const`: by name through a `use` or in another const's initializer,
+/// by path (`parser::LIMIT`, another crate's `explore_a::parser::LIMIT`), inside a
+/// macro's arguments; a local in a function that never imports it is not it.
 #[test]
 fn rust_const_usages() {
     let dir = tempfile::tempdir().unwrap();
@@ -2032,7 +2032,10 @@ fn rust_const_usages() {
         std::fs::write(path, s).unwrap();
     };
     w("crates/a/src/lib.rs", "pub mod parser;\npub mod run;\n");
-    w("crates/a/src/parser.rs", "pub const LIMIT: usize = 3;\n");
+    w(
+        "crates/a/src/parser.rs",
+        "pub const LIMIT: usize = 3;\npub const DOUBLE: usize = LIMIT * 2;\n",
+    );
     w(
         "crates/a/src/run.rs",
         "use crate::parser::LIMIT;\n\npub fn under(n: usize) -> bool {\n    n < LIMIT\n}\n\npub fn checked(n: usize) {\n    assert!(n < crate::parser::LIMIT, \"too many\");\n}\n",
@@ -2050,6 +2053,6 @@ fn rust_const_usages() {
     );
     assert_eq!(
         text(&tool, json!({"operation":"usages","symbol":"LIMIT"})),
-        "LIMIT (const) at crates/a/src/parser.rs:1\n\nRead or assigned by:\n  under (function) at crates/a/src/run.rs:4\n  checked (function) at crates/a/src/run.rs:8\n  main (function) at crates/b/src/main.rs:2"
+        "LIMIT (const) at crates/a/src/parser.rs:1\n\nRead or assigned by:\n  DOUBLE (const) at crates/a/src/parser.rs:2\n  under (function) at crates/a/src/run.rs:4\n  checked (function) at crates/a/src/run.rs:8\n  main (function) at crates/b/src/main.rs:2"
     );
 }

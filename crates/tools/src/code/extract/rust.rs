@@ -97,6 +97,41 @@ pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
     x.facts
 }
 
+/// The names a `const` or `static` initializer reads: as a function body's (no locals
+/// there), callees skipped.
+fn value_reads(value: Node<'_>, src: &str, reads: &mut Vec<(u32, Path)>) {
+    let k = kinds();
+    let mut skip: HashSet<usize> = HashSet::new();
+    walk_pruned(value, &mut |n| {
+        let id = n.kind_id();
+        if id == k.identifier {
+            if !skip.contains(&n.id()) {
+                reads.push((line_of(n), vec![text(n, src).to_string()]));
+            }
+        } else if id == k.scoped_identifier {
+            if !skip.contains(&n.id()) {
+                let p = path_segments(n, src);
+                if p.len() <= 4 {
+                    reads.push((line_of(n), p));
+                }
+            }
+            return false;
+        } else if id == k.call_expression {
+            if let Some(func) = n.child_by_field_name("function") {
+                skip.insert(func.id());
+            }
+        } else if id == k.token_tree {
+            token_reads(n, src, reads);
+            return false;
+        } else if n.kind() == "closure_expression" {
+            // A closure's names are its own.
+            return false;
+        }
+        true
+    });
+    reads.dedup();
+}
+
 /// The names a macro's arguments read: they are tokens, so a name is an identifier and a
 /// path is identifiers joined by `::` tokens (`assert!(n < MAX)`, `vec![run::LIMIT]`).
 fn token_reads(tree: Node<'_>, src: &str, out: &mut Vec<(u32, Path)>) {
@@ -268,13 +303,17 @@ impl Extractor<'_> {
                         self.facts.symbols.push(sym);
                     }
                 }
-                "const_item" => {
-                    if let Some(sym) = self.named(item, before, Kind::Const, module) {
-                        self.facts.symbols.push(sym);
-                    }
-                }
-                "static_item" => {
-                    if let Some(sym) = self.named(item, before, Kind::Var, module) {
+                "const_item" | "static_item" => {
+                    let kind = if item.kind() == "const_item" {
+                        Kind::Const
+                    } else {
+                        Kind::Var
+                    };
+                    if let Some(mut sym) = self.named(item, before, kind, module) {
+                        // `const USERINFO: &AsciiSet = &PATH.add(b'#')` reads `PATH`.
+                        if let Some(v) = item.child_by_field_name("value") {
+                            value_reads(v, src, &mut sym.reads);
+                        }
                         self.facts.symbols.push(sym);
                     }
                 }
