@@ -614,13 +614,24 @@ struct Repo {
 }
 
 impl Repo {
+    /// A repository with no files yet, and its own cache.
+    fn empty() -> Repo {
+        Repo {
+            dir: tempfile::tempdir().unwrap(),
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// Writes (or overwrites) a file, creating its directories.
+    fn write(&self, p: &str, s: &str) {
+        let path = self.path(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    }
+
     fn new() -> Repo {
-        let dir = tempfile::tempdir().unwrap();
-        let w = |p: &str, s: &str| {
-            let path = dir.path().join(p);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, s).unwrap();
-        };
+        let repo = Repo::empty();
+        let w = |p: &str, s: &str| repo.write(p, s);
         w("go.mod", "module example.com/demo\n\ngo 1.22\n");
         w(
             "store/store.go",
@@ -635,10 +646,7 @@ impl Repo {
             "package app\n\nimport \"example.com/demo/mem\"\n\nfunc Run() string {\n\tm := mem.New()\n\treturn m.Get(1)\n}\n",
         );
         w("tools/util.py", "def helper():\n    return 1\n");
-        Repo {
-            dir,
-            cache: tempfile::tempdir().unwrap(),
-        }
+        repo
     }
 
     fn path(&self, p: &str) -> PathBuf {
@@ -1888,13 +1896,8 @@ fn go_unexported_methods_resolve_within_their_package() {
 /// still link, before and after a refresh that adds the imported package.
 #[test]
 fn go_imports_by_full_path_link_without_go_mod() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let w = |p: &str, s: &str| {
-        let path = dir.path().join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
     w(
         "syntax/syntax.go",
         "package syntax\n\nimport (\n\t\"github.com/acme/glob/syntax/lexer\"\n\tj \"encoding/json\"\n)\n\nfunc Parse(s string) int {\n\t_ = j.Valid(nil)\n\treturn lexer.Lex(s)\n}\n",
@@ -1912,15 +1915,7 @@ fn go_imports_by_full_path_link_without_go_mod() {
         "json/json.go",
         "package json\n\nfunc Valid(b []byte) bool { return true }\n",
     );
-    let tool = || {
-        CodeTool::new(
-            RepoRoot::new(dir.path()).unwrap(),
-            IndexOptions {
-                cache_dir: Some(cache.path().to_path_buf()),
-                ..Default::default()
-            },
-        )
-    };
+    let tool = || repo.tool();
     assert_eq!(
         text(
             &tool(),
@@ -1957,13 +1952,8 @@ fn go_imports_by_full_path_link_without_go_mod() {
 /// parameter's default or a class attribute; a local of the same name is not it.
 #[test]
 fn python_module_constant_usages() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let w = |p: &str, s: &str| {
-        let path = dir.path().join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
     w("pkg/__init__.py", "");
     w(
         "pkg/config.py",
@@ -1973,13 +1963,7 @@ fn python_module_constant_usages() {
         "pkg/use.py",
         "import pkg\nfrom pkg import config\nfrom pkg.config import LIMIT\n\n\ndef direct(x):\n    return x < LIMIT\n\n\ndef through(x):\n    return x < config.LIMIT\n\n\ndef dotted(x=pkg.config.LIMIT):\n    return x\n\n\nclass Box:\n    size = LIMIT * 2\n\n\ndef shadow():\n    LIMIT = 3\n    return LIMIT\n\n\ndef call_only():\n    return len([LIMIT.bit_length()])\n",
     );
-    let tool = CodeTool::new(
-        RepoRoot::new(dir.path()).unwrap(),
-        IndexOptions {
-            cache_dir: Some(cache.path().to_path_buf()),
-            ..Default::default()
-        },
-    );
+    let tool = repo.tool();
     assert_eq!(
         text(&tool, json!({"operation":"usages","symbol":"LIMIT"})),
         "LIMIT (const) at pkg/config.py:1\n\nRead or assigned by:\n  bump (function) at pkg/config.py:6\n  direct (function) at pkg/use.py:7\n  through (function) at pkg/use.py:11\n  dotted (function) at pkg/use.py:14\n  Box (class) at pkg/use.py:19\n  call_only (function) at pkg/use.py:28"
@@ -1991,13 +1975,8 @@ fn python_module_constant_usages() {
 /// nested function's parameter of the same name is not it.
 #[test]
 fn typescript_module_constant_usages() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let w = |p: &str, s: &str| {
-        let path = dir.path().join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
     w(
         "src/ops.ts",
         "export const operators = { ADD: \"+\", SUB: \"-\" }\n\nexport function add(a: number): string {\n  return `${a}${operators.ADD}`\n}\n",
@@ -2006,13 +1985,7 @@ fn typescript_module_constant_usages() {
         "src/use.ts",
         "import { operators } from \"./ops\"\nimport * as ops from \"./ops\"\n\nconst table = operators\n\nexport function pack(): object {\n  return { operators }\n}\n\nexport function viaNamespace(): string {\n  return ops.operators.SUB\n}\n\nexport function shadows(): string {\n  const { operators } = { operators: \"x\" }\n  return [1].map((operators) => operators).join() + operators\n}\n",
     );
-    let tool = CodeTool::new(
-        RepoRoot::new(dir.path()).unwrap(),
-        IndexOptions {
-            cache_dir: Some(cache.path().to_path_buf()),
-            ..Default::default()
-        },
-    );
+    let tool = repo.tool();
     assert_eq!(
         text(&tool, json!({"operation":"usages","symbol":"operators"})),
         "operators (const) at src/ops.ts:1\n\nRead or assigned by:\n  add (function) at src/ops.ts:4\n  table (const) at src/use.ts:4\n  pack (function) at src/use.ts:7\n  viaNamespace (function) at src/use.ts:11"
@@ -2024,13 +1997,8 @@ fn typescript_module_constant_usages() {
 /// macro's arguments; a local in a function that never imports it is not it.
 #[test]
 fn rust_const_usages() {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let w = |p: &str, s: &str| {
-        let path = dir.path().join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
     w("crates/a/src/lib.rs", "pub mod parser;\npub mod run;\n");
     w(
         "crates/a/src/parser.rs",
@@ -2044,13 +2012,7 @@ fn rust_const_usages() {
         "crates/b/src/main.rs",
         "fn main() {\n    let v = vec![explore_a::parser::LIMIT];\n    let LIMIT_LOCAL = v.len();\n    println!(\"{LIMIT_LOCAL}\");\n}\n\nfn other() -> usize {\n    let limit = 2;\n    limit\n}\n",
     );
-    let tool = CodeTool::new(
-        RepoRoot::new(dir.path()).unwrap(),
-        IndexOptions {
-            cache_dir: Some(cache.path().to_path_buf()),
-            ..Default::default()
-        },
-    );
+    let tool = repo.tool();
     assert_eq!(
         text(&tool, json!({"operation":"usages","symbol":"LIMIT"})),
         "LIMIT (const) at crates/a/src/parser.rs:1\n\nRead or assigned by:\n  DOUBLE (const) at crates/a/src/parser.rs:2\n  under (function) at crates/a/src/run.rs:4\n  checked (function) at crates/a/src/run.rs:8\n  main (function) at crates/b/src/main.rs:2"

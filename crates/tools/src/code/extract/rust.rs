@@ -103,33 +103,49 @@ fn value_reads(value: Node<'_>, src: &str, reads: &mut Vec<(u32, Path)>) {
     let k = kinds();
     let mut skip: HashSet<usize> = HashSet::new();
     walk_pruned(value, &mut |n| {
-        let id = n.kind_id();
-        if id == k.identifier {
-            if !skip.contains(&n.id()) {
-                reads.push((line_of(n), vec![text(n, src).to_string()]));
-            }
-        } else if id == k.scoped_identifier {
-            if !skip.contains(&n.id()) {
-                let p = path_segments(n, src);
-                if p.len() <= 4 {
-                    reads.push((line_of(n), p));
-                }
-            }
-            return false;
-        } else if id == k.call_expression {
-            if let Some(func) = n.child_by_field_name("function") {
-                skip.insert(func.id());
-            }
-        } else if id == k.token_tree {
-            token_reads(n, src, reads);
-            return false;
-        } else if n.kind() == "closure_expression" {
-            // A closure's names are its own.
-            return false;
+        if let Some(descend) = read_node(n, src, &mut skip, reads) {
+            return descend;
         }
-        true
+        // A macro's tokens are read already; a closure's names are its own.
+        !(n.kind_id() == k.token_tree || n.kind() == "closure_expression")
     });
     reads.dedup();
+}
+
+/// What node `n` of a body or an initializer reads, for both walks: a name or a path
+/// (`Some`: whether to enter it), a macro's tokens, or a callee marked in `skip` as no
+/// read (`None`: the walk goes on with the node).
+fn read_node(
+    n: Node<'_>,
+    src: &str,
+    skip: &mut HashSet<usize>,
+    reads: &mut Vec<(u32, Path)>,
+) -> Option<bool> {
+    let k = kinds();
+    let id = n.kind_id();
+    if id == k.identifier {
+        if !skip.contains(&n.id()) {
+            reads.push((line_of(n), vec![text(n, src).to_string()]));
+        }
+        return Some(true);
+    }
+    if id == k.scoped_identifier {
+        if !skip.contains(&n.id()) {
+            let p = path_segments(n, src);
+            if p.len() <= 4 {
+                reads.push((line_of(n), p));
+            }
+        }
+        return Some(false);
+    }
+    if id == k.call_expression
+        && let Some(func) = n.child_by_field_name("function")
+    {
+        skip.insert(func.id());
+    } else if id == k.token_tree {
+        token_reads(n, src, reads);
+    }
+    None
 }
 
 /// The names a macro's arguments read: they are tokens, so a name is an identifier and a
@@ -621,34 +637,13 @@ impl Extractor<'_> {
             let mut reads: Vec<(u32, Path)> = Vec::new();
             let mut skip: HashSet<usize> = HashSet::new();
             walk_pruned(body, &mut |n| {
-                let id = n.kind_id();
-                if id == k.identifier {
-                    if !skip.contains(&n.id()) {
-                        reads.push((line_of(n), vec![text(n, src).to_string()]));
-                    }
-                    return true;
+                if let Some(descend) = read_node(n, src, &mut skip, &mut reads) {
+                    return descend;
                 }
-                if id == k.scoped_identifier {
-                    if !skip.contains(&n.id()) {
-                        let p = path_segments(n, src);
-                        if p.len() <= 4 {
-                            reads.push((line_of(n), p));
-                        }
-                    }
-                    return false;
-                }
-                if id == k.call_expression
-                    && let Some(func) = n.child_by_field_name("function")
-                {
-                    skip.insert(func.id());
-                }
-                if id == k.let_declaration
+                if n.kind_id() == k.let_declaration
                     && let Some(pat) = n.child_by_field_name("pattern")
                 {
                     skip.insert(pat.id());
-                }
-                if id == k.token_tree {
-                    token_reads(n, src, &mut reads);
                 }
                 match n.kind_id() {
                     id if id == k.let_declaration => {
