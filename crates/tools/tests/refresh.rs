@@ -689,6 +689,64 @@ fn a_damaged_or_foreign_cache_is_rebuilt_not_trusted() {
     assert_same(&repo.cold(), &*graph, "damaged facts");
 }
 
+/// The store file beside the cache file.
+fn store_file(repo: &Repo) -> PathBuf {
+    repo.cache_file().with_extension("store")
+}
+
+#[test]
+fn nothing_changed_takes_the_graph_from_the_store() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    let (stats, graph) = repo.refresh();
+    assert!(stats.from_cache, "{stats:?}");
+    assert_eq!(stats.parsed, 0);
+    assert_same(&repo.cold(), &*graph, "graph read back from the store");
+    // The cache file no longer carries a copy of the graph: it is a fraction of the store.
+    let idx = std::fs::metadata(repo.cache_file()).unwrap().len();
+    let store = std::fs::metadata(store_file(&repo)).unwrap().len();
+    assert!(idx * 4 < store, "cache file {idx} bytes, store {store}");
+}
+
+#[test]
+fn a_store_the_cache_file_does_not_name_is_not_read_for_the_old_graph() {
+    let repo = Repo::new("relay");
+    repo.refresh();
+    let older = std::fs::read(store_file(&repo)).unwrap();
+    add_zeta(&repo);
+    let (after, _) = repo.refresh();
+    assert_eq!(after.parsed, 1);
+    // The store of before the edit is back (a refresh that stopped, another writer): its
+    // header is whole, but it is not the store the cache file names.
+    std::fs::write(store_file(&repo), older).unwrap();
+    let (stats, graph) = repo.refresh();
+    assert!(!stats.from_cache, "{stats:?}");
+    assert_eq!(stats.parsed, 0, "linked from the cached facts, not parsed");
+    assert!(graph.symbols().iter().any(|s| s.name == "Zeta"));
+    assert_same(&repo.cold(), &*graph, "store not named by the cache file");
+}
+
+#[test]
+fn a_store_with_damaged_records_is_rebuilt_when_the_old_graph_is_needed() {
+    let repo = Repo::new("relay");
+    let (first, _) = repo.refresh();
+    // One byte in the middle of the store: inside a record, past every header check.
+    let path = store_file(&repo);
+    let mut b = std::fs::read(&path).unwrap();
+    let n = b.len();
+    b[n / 3] ^= 0x55;
+    std::fs::write(&path, b).unwrap();
+    let (stats, graph) = repo.refresh();
+    assert!(!stats.from_cache, "{stats:?}");
+    assert!(
+        stats.parsed == 0 || stats.parsed == first.files,
+        "{stats:?}"
+    );
+    assert_same(&repo.cold(), &*graph, "damaged store records");
+    let store = repo.tool().warm_store().expect("a whole store again");
+    assert_same(&repo.cold(), &*store, "the store written again");
+}
+
 #[test]
 fn two_writers_take_turns() {
     let repo = Repo::new("relay");

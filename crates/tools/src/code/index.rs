@@ -2,20 +2,24 @@
 //!
 //! The first query on a repository walks it (`.gitignore` respected, `.git` and hidden
 //! directories skipped), extracts every Go and Python file in parallel (rayon), links the
-//! graph and writes it, with each file's facts, to one cache file outside the repository
-//! (the XDG cache dir, or `IndexOptions::cache_dir`, or `EXPLORE_CACHE_DIR`). Later runs
+//! graph and writes it to the store file (`lazy`), and each file's facts to a cache file
+//! outside the repository (the XDG cache dir, or `IndexOptions::cache_dir`, or
+//! `EXPLORE_CACHE_DIR`). Later runs
 //! stat every file: a file whose size and mtime match its cache entry is not read; one
 //! that differs is hashed (blake3), and re-parsed only if its content changed. When
-//! nothing changed the cached graph is used as it is; otherwise the graph is re-linked
+//! nothing changed the stored graph is used as it is; otherwise the graph is re-linked
 //! from the cached facts, which is cheap next to parsing. When every re-parsed file still
 //! declares what it declared (an edit inside bodies), only those files' calls and uses
 //! are resolved again (`link::link_reusing`); the rest of the graph is kept, ids included.
 //!
 //! The cache file is a magic line, a format version, the extractor's fingerprint, the
-//! blake3 of the body and a postcard body; the facts live in a file named by their hash.
-//! Each is written to a temporary file and renamed into place, the facts first, under a
-//! lock that writers take in turn, so a crash at any point leaves the old cache file and
-//! the facts it names (`docs/cache.md`). A cache that cannot be read (corrupt, truncated,
+//! blake3 of the body and a postcard body; the facts live in a file named by their hash,
+//! and the graph only in the store, whose generation the cache file names (it used to
+//! carry a second copy: 25 MB of a cold build's 128 MB of writes on the benchmark
+//! corpus). Each is written to a temporary file and renamed into place, the facts and the
+//! store first, the cache file last, under a lock that writers take in turn, so a crash
+//! at any point leaves the old cache file and the facts it names; a store that is not the
+//! one it names is not read for the old graph (`docs/cache.md`). A cache that cannot be read (corrupt, truncated,
 //! another format version) is rebuilt with a one-line warning, never an error.
 
 use std::collections::{BTreeMap, HashMap};
@@ -38,7 +42,7 @@ use crate::secrets;
 /// Files larger than this are skipped: generated tables, minified bundles, data.
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// Bumped whenever the cache layout or the extraction changes meaning.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries, the path
@@ -149,7 +153,10 @@ struct CacheFile {
     files: Vec<CachedFile>,
     skipped: Vec<SkippedFile>,
     go_modules: Vec<(String, String)>,
-    graph: GraphData,
+    /// The generation of the store written with it (`lazy::StoreFile::generation`): the
+    /// linked graph is read from that store when a refresh needs the old one, and only
+    /// from that store (one written by a refresh that stopped before this file is not it).
+    store_generation: Option<[u8; 16]>,
 }
 
 /// The outcome of [`refresh`].
@@ -208,10 +215,11 @@ pub fn refresh(root: &Path, cache: Option<&Path>) -> Built {
 pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSink>) -> Built {
     let started = Instant::now();
     // Writers take turns: the second reads what the first wrote, and finds little to do.
-    let _lock = cache.and_then(writers_lock);
+    let lock = cache.and_then(writers_lock);
     let progress = Build::start();
     let old = cache.and_then(|p| load(p, root));
     let old_facts = old.as_ref().map(|c| c.facts_hash);
+    let old_generation = old.as_ref().and_then(|c| c.store_generation);
     let mut stats = IndexStats {
         cache_path: cache.map(Path::to_path_buf),
         ..Default::default()
@@ -230,19 +238,27 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
     progress.parsing(seen.len());
     // A store without the link's tables (written by an older build, or lost) needs a link
     // even when nothing changed, so that the next refresh in place has them.
-    let tables_missing = cache.is_some_and(|p| {
-        !lazy::StoreFile::open(&lazy::store_path(p), root, fingerprint())
-            .is_ok_and(|s| s.has_link_tables())
+    let store = cache.and_then(|p| {
+        lazy::StoreFile::open(&lazy::store_path(p), root, fingerprint())
+            .ok()
+            .filter(|s| s.has_link_tables())
     });
-    // The facts are needed only when something changed.
+    let tables_missing = cache.is_some() && store.is_none();
+    // The old graph is read from the store the cache file names, and only from it.
+    let store_named = store
+        .as_ref()
+        .is_some_and(|s| old.as_ref().and_then(|c| c.store_generation) == Some(s.generation()));
+    drop(store);
+    // The facts are needed only when something changed, or the graph must be linked again.
     let mut old = old;
+    let mut facts_loaded = false;
     if let Some(c) = old.as_mut()
-        && (tables_missing || !unchanged(c, &seen, &go_modules))
-        && cache
-            .and_then(|p| load_facts(&facts_path(p, &c.facts_hash), c))
-            .is_none()
+        && (!store_named || !unchanged(c, &seen, &go_modules))
     {
-        old = None;
+        match cache.and_then(|p| load_facts(&facts_path(p, &c.facts_hash), c)) {
+            Some(()) => facts_loaded = true,
+            None => old = None,
+        }
     }
 
     let old_skipped_list = old
@@ -354,12 +370,31 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
         .as_ref()
         .is_some_and(|c| old_count == files.len() && all_known && c.go_modules == go_modules);
     let mut tables = None;
-    let graph_data = match old {
-        Some(c) if !changed && same_set && !tables_missing => {
-            stats.from_cache = true;
-            c.graph
+    // The old graph, from the store written with the cache, only where it is kept: all of
+    // it when nothing changed, the edges of the unchanged files when only bodies did.
+    let old_graph = match (&old, cache) {
+        (Some(c), Some(p)) if same_set && !tables_missing && (!changed || surfaces_same) => c
+            .store_generation
+            .and_then(|g| stored_graph(p, root, g, &files)),
+        _ => None,
+    };
+    if old.is_some() && old_graph.is_none() && !facts_loaded {
+        // The store's header named it, but its records are damaged: nothing to link from
+        // (the facts were not read), so the index is built again from the files.
+        tracing::warn!("the code store cannot be read whole; rebuilding the code index");
+        if let Some(p) = cache {
+            let _ = std::fs::remove_file(p);
+            let _ = std::fs::remove_file(lazy::store_path(p));
         }
-        old => {
+        drop(lock);
+        return refresh_with(root, cache, sink);
+    }
+    let graph_data = match (old, old_graph) {
+        (Some(_), Some(g)) if !changed => {
+            stats.from_cache = true;
+            g
+        }
+        (old, old_graph) => {
             progress.linking();
             let inputs: Vec<Input<'_>> = files
                 .iter()
@@ -369,19 +404,17 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
                     facts: &f.facts,
                 })
                 .collect();
-            let reuse = match old {
-                // Without a usable store the kept files' lookups are lost: link them all.
-                Some(c) if same_set && surfaces_same && !tables_missing => {
-                    let reuse = kept_edges(&c.graph, &files, &unchanged_files);
-                    drop_in_background(c);
-                    reuse.unwrap_or_default()
-                }
-                Some(c) => {
-                    drop_in_background(c);
-                    link::Reuse::default()
-                }
-                None => link::Reuse::default(),
-            };
+            // Without a usable store the kept files' lookups are lost: link them all.
+            let reuse = old_graph
+                .and_then(|g| {
+                    let reuse = kept_edges(&g, &files, &unchanged_files);
+                    drop_in_background(g);
+                    reuse
+                })
+                .unwrap_or_default();
+            if let Some(c) = old {
+                drop_in_background(c);
+            }
             stats.relinked = inputs.len() - reuse.body.iter().filter(|k| k.is_some()).count();
             let (graph, mut linked) = link::link_with_tables(&inputs, &go_modules, reuse);
             if !linked.reused.is_empty() {
@@ -446,24 +479,24 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
             }),
             None => lazy::LinkSource::Old(summary),
         };
-        // The cache (facts and file list) and the store are independent: written on both
-        // cores, each to a temporary file renamed into place.
+        // The facts and the store are independent: written on both cores, each to a
+        // temporary file renamed into place. The cache file names both, so it comes last:
+        // stopped before it, the old cache file still names the old facts and store.
         let from_cache = stats.from_cache;
-        let (saved, ((), ())) = rayon::join(
+        let (facts, (generation, ())) = rayon::join(
             || {
                 let at = Instant::now();
-                let saved = write_needed
-                    .then(|| save(p, root, &files, &skipped, &go_modules, graph.data()))
-                    .transpose();
-                tracing::debug!(elapsed = ?at.elapsed(), "code index: cache and facts written");
+                let saved = write_needed.then(|| save_facts(p, &files)).transpose();
+                tracing::debug!(elapsed = ?at.elapsed(), "code index: facts written");
                 saved
             },
             || {
                 rayon::join(
                     || {
                         let at = Instant::now();
-                        save_store(p, root, &graph, &watched, !from_cache, link);
+                        let generation = save_store(p, root, &graph, &watched, !from_cache, link);
                         tracing::debug!(elapsed = ?at.elapsed(), "code index: store written");
+                        generation
                     },
                     || {
                         if let Some(s) = sink {
@@ -473,14 +506,30 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
                 )
             },
         );
-        match (saved, old_facts) {
-            (Err(e), _) => {
-                tracing::warn!("could not write the code index cache {}: {e}", p.display());
-            }
-            // Nothing written: the facts files a stopped refresh left beside the ones the
-            // cache names go now.
-            (Ok(None), Some(hash)) => remove_old_facts(p, &facts_path(p, &hash)),
-            (Ok(_), _) => {}
+        let saved = facts.and_then(|written| {
+            let facts_hash = match (written, old_facts) {
+                (Some(hash), _) => hash,
+                (None, Some(hash)) if generation == old_generation => {
+                    // Nothing written: the facts files a stopped refresh left beside the
+                    // ones the cache names go now.
+                    remove_old_facts(p, &facts_path(p, &hash));
+                    return Ok(());
+                }
+                (None, Some(hash)) => hash,
+                (None, None) => return Ok(()),
+            };
+            save(
+                p,
+                root,
+                &files,
+                &skipped,
+                &go_modules,
+                facts_hash,
+                generation,
+            )
+        });
+        if let Err(e) = saved {
+            tracing::warn!("could not write the code index cache {}: {e}", p.display());
         }
     }
     // The facts (every call of every file) are not kept: freed on another thread, so
@@ -550,6 +599,7 @@ pub(super) fn writers_lock(cache: &Path) -> Option<std::fs::File> {
 ///
 /// Then the delta file of a refresh in place (`patch`) goes: the store now holds what it
 /// held. Stopped before that, the delta names the old store's generation and is ignored.
+/// Returns the generation of the store now in place, `None` when none could be written.
 fn save_store(
     cache: &Path,
     root: &Path,
@@ -557,27 +607,36 @@ fn save_store(
     watched: &[Watched],
     changed: bool,
     link: lazy::LinkSource<'_>,
-) {
+) -> Option<[u8; 16]> {
     let path = &lazy::store_path(cache);
-    let same = !changed
-        && lazy::StoreFile::open(path, root, fingerprint())
-            .is_ok_and(|s| s.walked_same(watched) && s.has_link_tables());
-    if !same {
-        let saved = crash::step(cache, crash::Step::WriteStore)
-            .and_then(|()| lazy::save(path, root, fingerprint(), graph, watched, link));
-        if let Err(e) = saved {
-            tracing::warn!("could not write the code store {}: {e}", path.display());
-            return;
+    let kept = (!changed)
+        .then(|| lazy::StoreFile::open(path, root, fingerprint()).ok())
+        .flatten()
+        .filter(|s| s.walked_same(watched) && s.has_link_tables())
+        .map(|s| s.generation());
+    let generation = match kept {
+        Some(g) => g,
+        None => {
+            let saved = crash::step(cache, crash::Step::WriteStore)
+                .and_then(|()| lazy::save(path, root, fingerprint(), graph, watched, link));
+            match saved {
+                Ok(g) => g,
+                Err(e) => {
+                    tracing::warn!("could not write the code store {}: {e}", path.display());
+                    return None;
+                }
+            }
         }
-    }
+    };
     if crash::step(cache, crash::Step::RemoveDelta).is_err() {
-        return;
+        return Some(generation);
     }
     match std::fs::remove_file(lazy::delta_path(path)) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => tracing::warn!("could not remove the code store delta: {e}"),
     }
+    Some(generation)
 }
 
 /// Whether every file is as the cache saw it (same set, sizes and mtimes, `go.mod`s).
@@ -989,17 +1048,8 @@ fn load(path: &Path, root: &Path) -> Option<CacheFile> {
     }
 }
 
-/// Writes the facts file, then the cache file that names its hash: a reader finds either
-/// the old pair, or new facts under the old cache file (which it refuses by the hash and
-/// rebuilds), never a cache file whose facts are half written.
-fn save(
-    path: &Path,
-    root: &Path,
-    files: &[CachedFile],
-    skipped: &[SkippedFile],
-    go_modules: &[(String, String)],
-    graph: &GraphData,
-) -> std::io::Result<()> {
+/// Writes the facts file (named by its hash, beside the old one) and returns its hash.
+fn save_facts(path: &Path, files: &[CachedFile]) -> std::io::Result<[u8; 32]> {
     let dir = path
         .parent()
         .ok_or_else(|| std::io::Error::other("cache path has no parent"))?;
@@ -1008,8 +1058,23 @@ fn save(
     let facts_body = postcard::to_stdvec(&facts).map_err(std::io::Error::other)?;
     let facts_hash = *blake3::hash(&facts_body).as_bytes();
     crash::step(path, crash::Step::WriteFacts)?;
-    let facts_file = facts_path(path, &facts_hash);
-    write_atomic(&facts_file, &[MAGIC, &facts_body])?;
+    write_atomic(&facts_path(path, &facts_hash), &[MAGIC, &facts_body])?;
+    Ok(facts_hash)
+}
+
+/// Writes the cache file naming the facts file `facts_hash` (already written) and the
+/// store of `store_generation`, then removes older facts files: a reader finds either the
+/// old cache file with the facts and store it names, or the new one with its own, never
+/// a cache file whose facts are half written.
+fn save(
+    path: &Path,
+    root: &Path,
+    files: &[CachedFile],
+    skipped: &[SkippedFile],
+    go_modules: &[(String, String)],
+    facts_hash: [u8; 32],
+    store_generation: Option<[u8; 16]>,
+) -> std::io::Result<()> {
     crash::step(path, crash::Step::WriteIndex)?;
     // The same layout as `CacheFile`, borrowed, with the facts left out.
     #[derive(Serialize)]
@@ -1019,7 +1084,7 @@ fn save(
         files: Vec<LightFile<'a>>,
         skipped: &'a [SkippedFile],
         go_modules: &'a [(String, String)],
-        graph: &'a GraphData,
+        store_generation: Option<[u8; 16]>,
     }
     #[derive(Serialize)]
     struct LightFile<'a> {
@@ -1059,7 +1124,7 @@ fn save(
             .collect(),
         skipped,
         go_modules,
-        graph,
+        store_generation,
     };
     let body = postcard::to_stdvec(&light).map_err(std::io::Error::other)?;
     write_atomic(
@@ -1073,8 +1138,28 @@ fn save(
         ],
     )?;
     crash::step(path, crash::Step::Cleanup)?;
-    remove_old_facts(path, &facts_file);
+    remove_old_facts(path, &facts_path(path, &facts_hash));
     Ok(())
+}
+
+/// The graph of the store written with the cache file `cache` (its generation is
+/// `generation`), if that store is whole and lines up with `files`; `None` otherwise (the
+/// refresh then links every file).
+fn stored_graph(
+    cache: &Path,
+    root: &Path,
+    generation: [u8; 16],
+    files: &[CachedFile],
+) -> Option<GraphData> {
+    let store = lazy::StoreFile::open(&lazy::store_path(cache), root, fingerprint()).ok()?;
+    if store.generation() != generation {
+        tracing::debug!("the code store is not the one the cache names; linking again");
+        return None;
+    }
+    let g = store.graph_data()?;
+    let aligned =
+        g.files.len() == files.len() && g.files.iter().zip(files).all(|(o, f)| o.path == f.path);
+    aligned.then_some(g)
 }
 
 /// What [`link::link_reusing`] may keep when every surface is as it was: the calls and

@@ -85,7 +85,8 @@ pub enum LinkSource<'a> {
     Old(Summary),
 }
 
-/// Writes the store file for `graph` at `path` (a temporary file renamed into place).
+/// Writes the store file for `graph` at `path` (a temporary file renamed into place) and
+/// returns its generation.
 pub fn save(
     path: &Path,
     root: &Path,
@@ -93,7 +94,7 @@ pub fn save(
     graph: &CodeGraph,
     watched: &[Watched],
     link: LinkSource<'_>,
-) -> std::io::Result<()> {
+) -> std::io::Result<[u8; 16]> {
     let link = match link {
         LinkSource::Parts(parts) => resolve::encode(&parts, graph.data())?,
         LinkSource::Old(summary) => StoreFile::open(path, root, fingerprint)
@@ -101,9 +102,10 @@ pub fn save(
             .and_then(|old| old.link_sections(summary))
             .unwrap_or_default(),
     };
-    let parts = write::encode(root, fingerprint, graph, watched, link)?;
+    let (parts, generation) = write::encode(root, fingerprint, graph, watched, link)?;
     let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-    super::atomic::write_atomic(path, &parts)
+    super::atomic::write_atomic(path, &parts)?;
+    Ok(generation)
 }
 
 /// A store file opened for lookups. Sections are read on first use and kept.
@@ -353,7 +355,7 @@ impl StoreFile {
     }
 
     /// The writing of the store this is (a delta names it).
-    pub(super) fn generation(&self) -> [u8; 16] {
+    pub(crate) fn generation(&self) -> [u8; 16] {
         self.header.generation
     }
 
@@ -388,6 +390,60 @@ impl StoreFile {
             .and_then(Adjacency::parse)
             .map(|adj| adj.edges(id, sec == Sec::Out).collect())
             .unwrap_or_default()
+    }
+
+    /// The whole graph this store holds (not the delta): every file and symbol record and
+    /// every edge, each checked as a lookup checks it. A full refresh that finds nothing
+    /// changed, or only bodies, takes the old graph from here instead of a second copy in
+    /// the cache file. The edges come in the order of the outgoing lists, which is the
+    /// order [`CodeGraph::new`] sorts them into, so the graph built from them answers as
+    /// the one that was stored. `None` (with the failure recorded) when any part is
+    /// corrupt.
+    pub(super) fn graph_data(&self) -> Option<crate::code::link::GraphData> {
+        let files = self.all_records::<FileInfo>(Sec::FileOffsets, Sec::FileData)?;
+        let symbols = self.all_records::<Symbol>(Sec::SymbolOffsets, Sec::SymbolData)?;
+        let adj = self.section(Sec::Out).and_then(Adjacency::parse)?;
+        let mut edges = Vec::new();
+        for id in 0..self.header.symbols {
+            edges.extend(adj.edges(id, true));
+        }
+        Some(crate::code::link::GraphData {
+            files,
+            symbols,
+            edges,
+        })
+    }
+
+    /// Every record of a record table, read with one read and each checked.
+    fn all_records<T: serde::de::DeserializeOwned>(
+        &self,
+        offsets: Sec,
+        data: Sec,
+    ) -> Option<Vec<T>> {
+        let offs = self.section(offsets)?;
+        let bytes = match self.load_unchecked(data) {
+            Ok(b) => b,
+            Err(e) => {
+                self.fail(&e);
+                return None;
+            }
+        };
+        let count = offs.len() / 8 - 1;
+        let mut out = Vec::with_capacity(count);
+        for i in 0..count {
+            let (a, b) = (layout::u64_at(offs, i)?, layout::u64_at(offs, i + 1)?);
+            let record = usize::try_from(a)
+                .ok()
+                .zip(usize::try_from(b).ok())
+                .and_then(|(a, b)| bytes.get(a..b))
+                .filter(|r| r.len() >= 8 && hash8(&r[8..]) == r[..8]);
+            let Some(record) = record else {
+                self.fail(&StoreError::Corrupt(data.name()));
+                return None;
+            };
+            out.push(self.decode(&record[8..], data)?);
+        }
+        Some(out)
     }
 
     /// The link sections as they are, to be written into the store replacing this one,

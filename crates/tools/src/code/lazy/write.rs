@@ -118,14 +118,15 @@ fn paths(graph: &CodeGraph) -> std::io::Result<Vec<u8>> {
 }
 
 /// The store file for `graph`, built for `root`, with the index `fingerprint`: the prefix
-/// and header, then each section, to be written one after the other.
+/// and header, then each section, to be written one after the other; and the store's
+/// generation.
 pub fn encode(
     root: &Path,
     fingerprint: [u8; 16],
     graph: &CodeGraph,
     watched: &[Watched],
     link: Vec<(Sec, Vec<u8>)>,
-) -> std::io::Result<Vec<Vec<u8>>> {
+) -> std::io::Result<(Vec<Vec<u8>>, [u8; 16])> {
     let mut link: std::collections::HashMap<Sec, Vec<u8>> = link.into_iter().collect();
     let symbols = graph.symbols();
     let (out_lists, in_lists) = graph.adjacency();
@@ -208,7 +209,7 @@ pub fn encode(
     head.extend_from_slice(&header);
     let mut parts = vec![head];
     parts.extend(sections.into_iter().map(|(_, bytes)| bytes));
-    Ok(parts)
+    Ok((parts, generation))
 }
 
 /// A map section (see `tables::Map`) from `(key, value)` pairs in any order.
