@@ -243,12 +243,11 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
             .ok()
             .filter(|s| s.has_link_tables())
     });
-    let tables_missing = cache.is_some() && store.is_none();
     // The old graph is read from the store the cache file names, and only from it.
-    let store_named = store
-        .as_ref()
-        .is_some_and(|s| old.as_ref().and_then(|c| c.store_generation) == Some(s.generation()));
-    drop(store);
+    // Kept open for the old graph and the kept files' lookups: the lock keeps writers out.
+    let named_store =
+        store.filter(|s| old.as_ref().and_then(|c| c.store_generation) == Some(s.generation()));
+    let store_named = named_store.is_some();
     // The facts are needed only when something changed, or the graph must be linked again.
     let mut old = old;
     let mut facts_loaded = false;
@@ -372,10 +371,8 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
     let mut tables = None;
     // The old graph, from the store written with the cache, only where it is kept: all of
     // it when nothing changed, the edges of the unchanged files when only bodies did.
-    let old_graph = match (&old, cache) {
-        (Some(c), Some(p)) if same_set && !tables_missing && (!changed || surfaces_same) => c
-            .store_generation
-            .and_then(|g| stored_graph(p, root, g, &files)),
+    let old_graph = match (&old, &named_store) {
+        (Some(_), Some(s)) if same_set && (!changed || surfaces_same) => stored_graph(s, &files),
         _ => None,
     };
     if old.is_some() && old_graph.is_none() && !facts_loaded {
@@ -422,17 +419,16 @@ pub fn refresh_with(root: &Path, cache: Option<&Path>, sink: Option<&dyn TextSin
                 let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
                 let same: Vec<(usize, [u8; 32])> =
                     linked.reused.iter().map(|&i| (i, files[i].hash)).collect();
-                let earlier = cache.and_then(|p| {
-                    lazy::StoreFile::open(&lazy::store_path(p), root, fingerprint())
-                        .ok()?
-                        .file_lookups(&paths, &same)
-                });
+                let earlier = named_store
+                    .as_ref()
+                    .and_then(|s| s.file_lookups(&paths, &same));
                 linked.keep_lookups(earlier);
             }
             tables = Some(linked);
             graph
         }
     };
+    drop(named_store);
     tracing::debug!(elapsed = ?started.elapsed(), relinked = stats.relinked, "code index: linked");
 
     for s in &skipped {
@@ -1142,20 +1138,9 @@ fn save(
     Ok(())
 }
 
-/// The graph of the store written with the cache file `cache` (its generation is
-/// `generation`), if that store is whole and lines up with `files`; `None` otherwise (the
-/// refresh then links every file).
-fn stored_graph(
-    cache: &Path,
-    root: &Path,
-    generation: [u8; 16],
-    files: &[CachedFile],
-) -> Option<GraphData> {
-    let store = lazy::StoreFile::open(&lazy::store_path(cache), root, fingerprint()).ok()?;
-    if store.generation() != generation {
-        tracing::debug!("the code store is not the one the cache names; linking again");
-        return None;
-    }
+/// The graph of `store` (the one written with the cache file), if its records are whole
+/// and line up with `files`; `None` otherwise (the refresh then links every file).
+fn stored_graph(store: &lazy::StoreFile, files: &[CachedFile]) -> Option<GraphData> {
     let g = store.graph_data()?;
     let aligned =
         g.files.len() == files.len() && g.files.iter().zip(files).all(|(o, f)| o.path == f.path);
