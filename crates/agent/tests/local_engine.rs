@@ -840,6 +840,48 @@ async fn a_kind_word_picks_the_class_over_a_same_cased_property() {
     .await;
 }
 
+/// "The PClass evolver" is the class `_PClassEvolver` when one is spelled so, and "the
+/// treemap iterator" the `Iterator` of the `treemap` package; with no such class, the
+/// name said alone ("the Record evolver": `Record`).
+#[tokio::test]
+async fn a_name_and_the_word_after_it_may_be_one_types_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    let w = |p: &str, s: &str| {
+        let path = root.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w(
+        "pclass.py",
+        "class PClass:\n    def set(self, **kw):\n        return self\n\n    def evolver(self):\n        return _PClassEvolver(self)\n\n\nclass _PClassEvolver:\n    def __init__(self, original):\n        self._original = original\n\n    def persistent(self):\n        return self._original\n",
+    );
+    w(
+        "record.py",
+        "class Record:\n    def evolver(self):\n        return self\n\n    def discard(self, key):\n        return self\n",
+    );
+    w(
+        "maps/treemap/iterator.go",
+        "package treemap\n\ntype Iterator struct{ index int }\n\nfunc (it *Iterator) Next() bool { return it.index > 0 }\n\nfunc (it *Iterator) Value() int { return it.index }\n",
+    );
+    w(
+        "lists/arraylist/iterator.go",
+        "package arraylist\n\ntype Iterator struct{ index int }\n\nfunc (it *Iterator) Next() bool { return it.index > 0 }\n",
+    );
+    let registry = in_memory_registry(&root);
+    first_cites(
+        &registry,
+        &[
+            ("list the methods of the PClass evolver", ("pclass.py", 13)),
+            ("list the methods on the treemap iterator", ("maps/treemap/iterator.go", 7)),
+            ("what methods does the Record evolver have", ("record.py", 5)),
+        ],
+    )
+    .await;
+    let r = ask_in(&registry, "list the methods of the PClass evolver").await;
+    assert!(!cites(&r, "pclass.py", 2), "{:?}", files(&r));
+}
+
 /// A concept question finds the file that does the thing even when no name or path says
 /// it (`squashmigrations.py`: one word, its class `Command`): the content index adds the
 /// files whose text best matches the question to the shortlist of names; the tests that

@@ -137,6 +137,33 @@ pub fn read_code(detail: Option<&ToolDetail>) -> Reply {
     }
 }
 
+/// The name of a definition a `find` answer lists (found, partial match or suggestion)
+/// whose own name is `joined` ignoring case and underscores (`_PClassEvolver` for
+/// `PClassEvolver`), as the tool shows it; `None` when no definition is spelled so.
+pub fn spelled_as(detail: Option<&ToolDetail>, joined: &str) -> Option<String> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|&c| c != '_')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = key(joined);
+    let items: Vec<&code::answer::Item> = match detail.and_then(ToolDetail::code)? {
+        CodeAnswer::Found(f) => f
+            .target
+            .iter()
+            .chain(f.sections.iter().flat_map(|s| s.items.iter()))
+            .collect(),
+        CodeAnswer::Ambiguous(a) => a.candidates.iter().collect(),
+        CodeAnswer::NotFound(n) => n.near.iter().collect(),
+        _ => return None,
+    };
+    items
+        .into_iter()
+        .find(|i| key(i.name.rsplit(['.', ':']).next().unwrap_or(&i.name)) == want)
+        .map(|i| i.name.clone())
+}
+
 /// How many related symbols a `code` answer's lists hold in all (callers, methods,
 /// implementations…; not a `find`'s definitions): more than its items when the walk
 /// stopped at its limit, and more than an answer names when it names the first few.

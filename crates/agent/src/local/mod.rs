@@ -152,6 +152,9 @@ enum Purpose {
     /// one the tool knows (a standard-library interface). Not found, the name is asked
     /// alone and narrowed by the package word, as every other symbol question.
     Qualified { op: &'static str, sym: SymbolRef },
+    /// A `find` of the name said with the word after it (`SymbolRef::joined`): a
+    /// definition spelled so is asked for with `op`, else the name alone.
+    Joined { op: &'static str, sym: SymbolRef },
     /// "Implementations of Zone#offset": the types that implement or extend the method's
     /// owner, asked first; their methods of the same name are the implementations.
     OverrideOwners { sym: SymbolRef },
@@ -384,6 +387,24 @@ impl LocalPolicy {
                         };
                         calls.extend(self.on_code(query, op, &sym, answer, total, false));
                     }
+                }
+                Purpose::Joined { op, sym } => {
+                    let spelled = sym
+                        .joined
+                        .as_deref()
+                        .and_then(|j| evidence::spelled_as(result.detail.as_ref(), j));
+                    let sym = match spelled {
+                        Some(name) => SymbolRef {
+                            name,
+                            joined: None,
+                            ..sym
+                        },
+                        None => SymbolRef {
+                            joined: None,
+                            ..sym
+                        },
+                    };
+                    calls.extend(self.symbol_call(op, sym));
                 }
                 Purpose::OverrideOwners { sym } => {
                     let answer = evidence::read_code(result.detail.as_ref());

@@ -87,6 +87,11 @@ pub struct SymbolRef {
     /// "where is Display implemented for Error"): the implementor to keep among the
     /// trait's implementations.
     pub implementor: Option<String>,
+    /// The name said with the plain word after it, for a type whose name holds both ("the
+    /// PClass evolver" → `PClassEvolver`, which the repository may spell `_PClassEvolver`;
+    /// "the treemap iterator" → `TreemapIterator`): asked first, and the name alone when no
+    /// definition is spelled so.
+    pub joined: Option<String>,
 }
 
 impl SymbolRef {
@@ -113,6 +118,7 @@ impl SymbolRef {
             params: None,
             described: false,
             implementor: None,
+            joined: None,
         }
     }
 
@@ -223,6 +229,7 @@ const OVERRIDES: Build = |s| {
         params: None,
         described: s.described,
         implementor: None,
+        joined: s.joined,
     })
 };
 
@@ -1054,7 +1061,24 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
     // Response.IsSuccess decide a call succeeded"): that word is no name.
     let noun = at > 0 && matches!(words[at - 1].to_lowercase().as_str(), "a" | "an" | "the");
     let bare_last = rest.len() == 1 && words.len() == at + 2 && !noun;
-    slot_symbol(&rest.join(" "), bare_last, true).map(build)
+    slot_symbol(&rest.join(" "), bare_last, true)
+        .or_else(|| {
+            // "the methods on the treemap iterator": methods are a type's, so two plain
+            // words name one, the second the type and the first where it lives (or both
+            // its name, `TreemapIterator`).
+            let asks_methods = matches!(build(SymbolRef::new("", None)), Intent::Methods(_));
+            let [place, name] = rest.as_slice() else {
+                return None;
+            };
+            let plain =
+                |w: &str| w.chars().all(|c| c.is_ascii_lowercase()) && !text::is_stopword(w);
+            (asks_methods && plain(place) && plain(name) && kind_word(name).is_none()).then(|| {
+                let mut sym = SymbolRef::new(*name, None).within(vec![place.to_string()]);
+                sym.joined = Some(format!("{place}{name}"));
+                sym
+            })
+        })
+        .map(build)
 }
 
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
@@ -1451,12 +1475,14 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     // "the map operator", "the retry helper": in a slot that holds a name, a plain word
     // and a noun saying what sort of thing it is name the word.
     let mut described = false;
+    let mut joined = None;
     if (relaxed || !after.is_empty())
         && names.len() == 2
         && is_description_noun(&names[1].to_lowercase())
         && clean_ident(&names[0])
             .is_some_and(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'))
     {
+        joined = joined_name(&names[0], &names[1]);
         names.truncate(1);
         described = true;
     }
@@ -1586,6 +1612,9 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
                 places.push(plain);
             }
         }
+        if names.len() == *at + 2 {
+            joined = joined_name(&names[*at], &names[*at + 1]);
+        }
         names = vec![names[*at].clone()];
     }
     if names.len() != 1 {
@@ -1616,7 +1645,50 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     let mut sym = SymbolRef::new(name, kind).within(places);
     sym.params = param_list(token);
     sym.described = described && !looks;
+    if sym.params.is_none() && !sym.name.contains(['.', ':']) {
+        sym.joined = joined;
+    }
     Some(sym)
+}
+
+/// `name` and the plain word after it as one type name (`PClass` `evolver` →
+/// `PClassEvolver`, `HTTP` `client` → `HTTPClient`): only a bare identifier that starts
+/// with a capital, as a type's does, and a lower-case word of letters that is not a stop
+/// word (the `code` tool matches names ignoring case).
+fn joined_name(name: &str, word: &str) -> Option<String> {
+    // A word written as a call is a function's name already ("the chain() helper").
+    if written_as_call(name) {
+        return None;
+    }
+    let name = clean_ident(name.trim_end_matches("'s"))?;
+    // A constant's name (`NOTHING`, `DRAFT_STATE`) joins nothing; an acronym may
+    // (`HTTP` `client`).
+    let constant = !name.contains(char::is_lowercase) && name.len() > 4;
+    if !name.trim_start_matches('_').starts_with(char::is_uppercase) || constant {
+        return None;
+    }
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+    let plain = word.len() >= 3
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && !text::is_stopword(word)
+        && !is_filler(word)
+        // Words that say what sort of definition or value it is, as kind words do.
+        && !matches!(
+            word,
+            "one" | "ones" | "dataclass" | "namedtuple" | "decorator" | "constructor"
+                | "instance" | "instances" | "object" | "objects" | "value" | "values"
+        )
+        && kind_word(word).is_none();
+    let bare = name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (plain && bare).then(|| {
+        let mut chars = word.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase());
+        format!(
+            "{name}{}{}",
+            first.into_iter().collect::<String>(),
+            chars.as_str()
+        )
+    })
 }
 
 /// The parameter list written after a name (`unwrap(Object)` → `(Object)`), not an empty
@@ -2167,6 +2239,30 @@ mod tests {
                 "{q}"
             );
         }
+        // Methods are a type's: two plain words are a place and a type, or one name.
+        for q in [
+            "list the methods on the treemap iterator",
+            "what methods does the treemap iterator have",
+        ] {
+            assert_eq!(
+                parse(q).intent,
+                Intent::Methods(SymbolRef {
+                    joined: Some("treemapiterator".into()),
+                    ..placed("iterator", None, &["treemap"])
+                }),
+                "{q}"
+            );
+        }
+        // A capitalised name and the word after it may be one type's name.
+        assert_eq!(
+            parse("list the methods of the PClass evolver").intent,
+            Intent::Methods(SymbolRef {
+                joined: Some("PClassEvolver".into()),
+                ..sym("PClass")
+            })
+        );
+        // Other questions keep two plain words as prose.
+        assert_eq!(parse("who calls the treemap iterator").intent, Intent::Concept);
     }
 
     #[test]
@@ -2290,6 +2386,7 @@ mod tests {
             params: None,
             described: false,
             implementor: None,
+            joined: None,
         }
     }
 
@@ -2344,7 +2441,10 @@ mod tests {
             ),
             (
                 "where's the Email validator class (marshmallow.validate)",
-                Intent::Definition(placed("Email", Some("class"), &["marshmallow", "validate"])),
+                Intent::Definition(SymbolRef {
+                    joined: Some("EmailValidator".into()),
+                    ..placed("Email", Some("class"), &["marshmallow", "validate"])
+                }),
             ),
             (
                 "the standalone ReadFile function, not the method on Afero",
@@ -2368,7 +2468,10 @@ mod tests {
             ),
             (
                 "what methods does the Nested field have",
-                Intent::Methods(placed("Nested", None, &[])),
+                Intent::Methods(SymbolRef {
+                    joined: Some("NestedField".into()),
+                    ..placed("Nested", None, &[])
+                }),
             ),
             (
                 "what calls appendValue in the text formatter",
@@ -2633,12 +2736,25 @@ mod tests {
 
     #[test]
     fn description_nouns_around_a_used_name() {
-        for (q, name) in [
-            ("where is the NOTHING sentinel checked", "NOTHING"),
-            ("where is the _missing marker used", "_missing"),
-            ("where is the DRAFT_STATE property read", "DRAFT_STATE"),
+        for (q, name, joined) in [
+            ("where is the NOTHING sentinel checked", "NOTHING", None),
+            ("where is the _missing marker used", "_missing", None),
+            (
+                "where is the DRAFT_STATE property read",
+                "DRAFT_STATE",
+                None,
+            ),
+            (
+                "where is the PClass evolver used",
+                "PClass",
+                Some("PClassEvolver"),
+            ),
         ] {
-            assert_eq!(parse(q).intent, Intent::Callers(sym(name)), "{q}");
+            let want = SymbolRef {
+                joined: joined.map(str::to_string),
+                ..sym(name)
+            };
+            assert_eq!(parse(q).intent, Intent::Callers(want), "{q}");
         }
     }
 

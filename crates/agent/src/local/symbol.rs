@@ -39,26 +39,35 @@ impl LocalPolicy {
                 let Some(sym) = intent.symbol().cloned() else {
                     return self.concept(query);
                 };
-                // "What implements sort.Interface": the package word qualifies the name
-                // first (the tool resolves package-qualified names, and knows the standard
-                // library's interfaces the repository does not define).
-                if op == "implementations"
-                    && let Some(pkg) = sym.within.first()
-                    && !sym.name.contains('.')
-                {
-                    let args = json!({"operation": op, "symbol": format!("{pkg}.{}", sym.name)});
+                if let Some(joined) = &sym.joined {
+                    let args = json!({"operation": "find", "symbol": joined});
                     return vec![self.call(
                         ToolName::Code,
                         args,
-                        Some(Purpose::Qualified { op, sym }),
+                        Some(Purpose::Joined { op, sym }),
                     )];
                 }
-                // Package and module words (`sym.within`) are not sent as a `file` filter,
-                // which could match nothing: the candidates are narrowed by them after.
-                let args = json!({"operation": op, "symbol": sym.asked()});
-                vec![self.call(ToolName::Code, args, Some(Purpose::Code { op, sym }))]
+                self.symbol_call(op, sym)
             }
         }
+    }
+
+    /// The first `code` call of a symbol question: `op` on `sym`.
+    pub(super) fn symbol_call(&mut self, op: &'static str, sym: SymbolRef) -> Vec<ToolCall> {
+        // "What implements sort.Interface": the package word qualifies the name first (the
+        // tool resolves package-qualified names, and knows the standard library's
+        // interfaces the repository does not define).
+        if op == "implementations"
+            && let Some(pkg) = sym.within.first()
+            && !sym.name.contains('.')
+        {
+            let args = json!({"operation": op, "symbol": format!("{pkg}.{}", sym.name)});
+            return vec![self.call(ToolName::Code, args, Some(Purpose::Qualified { op, sym }))];
+        }
+        // Package and module words (`sym.within`) are not sent as a `file` filter, which
+        // could match nothing: the candidates are narrowed by them after.
+        let args = json!({"operation": op, "symbol": sym.asked()});
+        vec![self.call(ToolName::Code, args, Some(Purpose::Code { op, sym }))]
     }
 
     pub(super) fn on_code(
@@ -274,6 +283,7 @@ impl LocalPolicy {
                         params: sym.params.clone(),
                         described: false,
                         implementor: sym.implementor.clone(),
+                        joined: None,
                     };
                     let args = match op {
                         "trace" => {

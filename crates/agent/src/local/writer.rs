@@ -417,6 +417,7 @@ mod tests {
             params: None,
             described: false,
             implementor: None,
+            joined: None,
         }
     }
 
