@@ -873,8 +873,14 @@ async fn a_name_and_the_word_after_it_may_be_one_types_name() {
         &registry,
         &[
             ("list the methods of the PClass evolver", ("pclass.py", 13)),
-            ("list the methods on the treemap iterator", ("maps/treemap/iterator.go", 7)),
-            ("what methods does the Record evolver have", ("record.py", 5)),
+            (
+                "list the methods on the treemap iterator",
+                ("maps/treemap/iterator.go", 7),
+            ),
+            (
+                "what methods does the Record evolver have",
+                ("record.py", 5),
+            ),
         ],
     )
     .await;

@@ -2262,7 +2262,10 @@ mod tests {
             })
         );
         // Other questions keep two plain words as prose.
-        assert_eq!(parse("who calls the treemap iterator").intent, Intent::Concept);
+        assert_eq!(
+            parse("who calls the treemap iterator").intent,
+            Intent::Concept
+        );
     }
 
     #[test]
