@@ -6,7 +6,12 @@
 use std::path::Path;
 
 /// The sources whose change changes the facts or the graph.
-const SOURCES: &[&str] = &["src/code/extract", "src/code/link.rs", "src/code/model.rs"];
+const SOURCES: &[&str] = &[
+    "src/code/extract",
+    "src/code/link.rs",
+    "src/code/model.rs",
+    "src/code/stdlib.rs",
+];
 
 fn main() {
     let mut files = Vec::new();

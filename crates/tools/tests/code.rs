@@ -1427,6 +1427,42 @@ fn a_recursive_call_is_one_of_the_callers() {
     assert_eq!(out.matches("Command.Execute (method)").count(), 2, "{out}");
 }
 
+/// A struct that embeds a standard-library type (`*sql.DB`, `sync.Mutex`) or interface
+/// (`http.ResponseWriter`) has its methods: sqlx's `DB` adds `Queryx` to `*sql.DB`'s
+/// `Query` and so implements `Queryer`. A struct with only its own `Queryx` does not, and
+/// a local type named like a standard one promotes nothing it does not declare.
+#[test]
+fn embedded_standard_library_types_promote_their_methods() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/db\n\ngo 1.22\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("db.go"),
+        "package db\n\nimport (\n\t\"database/sql\"\n\t\"net/http\"\n\t\"sync\"\n)\n\n// Queryer queries.\ntype Queryer interface {\n\tQuery(q string, args ...interface{}) (*sql.Rows, error)\n\tQueryx(q string, args ...interface{}) (*Rows, error)\n}\n\ntype Rows struct{ *sql.Rows }\n\ntype DB struct {\n\t*sql.DB\n\tdriverName string\n}\n\nfunc (db *DB) Queryx(q string, args ...interface{}) (*Rows, error) { return nil, nil }\n\ntype Lonely struct{}\n\nfunc (l *Lonely) Queryx(q string, args ...interface{}) (*Rows, error) { return nil, nil }\n\ntype Locker interface {\n\tLock()\n\tUnlock()\n}\n\ntype Guarded struct {\n\tsync.Mutex\n\tn int\n}\n\ntype Flusher interface {\n\tHeader() http.Header\n\tWrite([]byte) (int, error)\n\tWriteHeader(int)\n\tFlush()\n}\n\ntype flushWriter struct{ http.ResponseWriter }\n\nfunc (w flushWriter) Flush() {}\n",
+    )
+    .unwrap();
+    let tool = tool_for(dir.path());
+    let out = text(
+        &tool,
+        json!({"operation": "implementations", "symbol": "Queryer"}),
+    );
+    assert!(out.contains("DB (struct) at db.go:17"), "{out}");
+    assert!(!out.contains("Lonely"), "{out}");
+    let out = text(
+        &tool,
+        json!({"operation": "implementations", "symbol": "Locker"}),
+    );
+    assert!(out.contains("Guarded (struct) at db.go:33"), "{out}");
+    let out = text(
+        &tool,
+        json!({"operation": "implementations", "symbol": "Flusher"}),
+    );
+    assert!(out.contains("flushWriter (struct) at db.go:45"), "{out}");
+}
+
 // ---- py-mini (Python) ----
 
 fn py_mini() -> &'static CodeTool {

@@ -1294,6 +1294,8 @@ impl Linker<'_> {
                     if let Some(ms) = self.methods.get(&c) {
                         out.extend(ms.keys().cloned());
                     }
+                    let (fi, raw) = self.raw[c as usize];
+                    std_promoted(raw, &self.scopes[fi], out);
                 },
                 |c| self.bases.get(&c).map_or(&[][..], Vec::as_slice),
             )
@@ -1347,6 +1349,23 @@ impl Linker<'_> {
                     });
                 }
             }
+        }
+    }
+}
+
+/// Go: adds the methods a type gains from the standard-library types and interfaces it
+/// embeds (`*sql.DB`, `sync.Mutex`, `http.ResponseWriter`; `stdlib::promoted`), which the
+/// graph has no symbols for. `raw` is the type's facts, `scope` its file's. Every method
+/// set the link, the store and the refresh in place compute adds these, so they agree.
+pub(super) fn std_promoted(raw: &RawSymbol, scope: &FileScope, out: &mut HashSet<String>) {
+    for base in &raw.bases {
+        let [package, name] = base.as_slice() else {
+            continue;
+        };
+        if let Some(path) = scope.imports.get(package)
+            && let Some(methods) = super::stdlib::promoted(path, name)
+        {
+            out.extend(methods.iter().map(|m| (*m).to_string()));
         }
     }
 }

@@ -1546,7 +1546,11 @@ impl<'s> Now<'s> {
         for &t in &dirty {
             let set = link::method_set(
                 t,
-                |c, out| out.extend(self.methods_now(c).into_iter().map(|(n, _)| n)),
+                |c, out| {
+                    out.extend(self.methods_now(c).into_iter().map(|(n, _)| n));
+                    let (fi, raw) = self.raw(c);
+                    link::std_promoted(raw, self.scope(fi), out);
+                },
                 |c| self.bases(c),
             );
             sets.insert(t, set);

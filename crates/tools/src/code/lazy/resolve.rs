@@ -323,7 +323,7 @@ pub(super) fn encode(
         }
         None => map_table(Vec::new())?,
     };
-    let go = go_sets(t, graph)?;
+    let go = go_sets(t, &parts.facts, graph)?;
     let modules = map_table(
         t.module_names
             .iter()
@@ -380,7 +380,11 @@ pub(super) fn encode(
 }
 
 /// The [`Sec::LinkGo`] section: every Go type's method set, by method name.
-fn go_sets(t: &Linked, graph: &crate::code::link::GraphData) -> std::io::Result<Vec<u8>> {
+fn go_sets(
+    t: &Linked,
+    facts: &[&FileFacts],
+    graph: &crate::code::link::GraphData,
+) -> std::io::Result<Vec<u8>> {
     let modules: std::collections::HashMap<&str, u32> = t
         .module_names
         .iter()
@@ -402,6 +406,14 @@ fn go_sets(t: &Linked, graph: &crate::code::link::GraphData) -> std::io::Result<
             |c, out| {
                 if let Some(ms) = t.methods.get(&c) {
                     out.extend(ms.keys().cloned());
+                }
+                let cf = graph.symbols.get(c as usize).map(|s| s.file as usize);
+                let raw = cf.and_then(|cf| {
+                    let first = *t.first_sym.get(cf)? as usize;
+                    facts.get(cf)?.symbols.get((c as usize).checked_sub(first)?)
+                });
+                if let (Some(cf), Some(raw)) = (cf, raw) {
+                    crate::code::link::std_promoted(raw, &t.scopes[cf], out);
                 }
             },
             |c| t.bases.get(&c).map_or(&[][..], Vec::as_slice),
