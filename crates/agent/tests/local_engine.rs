@@ -888,6 +888,40 @@ async fn a_name_and_the_word_after_it_may_be_one_types_name() {
     assert!(!cites(&r, "pclass.py", 2), "{:?}", files(&r));
 }
 
+/// A pasted line of code asks for what it calls: the method for a call on a receiver
+/// (before a module function of the same name), the call inside a print.
+#[tokio::test]
+async fn a_pasted_line_of_code_asks_for_what_it_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    let w = |p: &str, s: &str| {
+        let path = root.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, s).unwrap();
+    };
+    w(
+        "helpers.py",
+        "def parse(text):\n    return text.split()\n\n\ndef show(x):\n    return str(x)\n",
+    );
+    w(
+        "grammar.py",
+        "from helpers import parse\n\n\nclass Grammar:\n    def parse(self, text):\n        return parse(text)\n\n    def rules(self):\n        return []\n",
+    );
+    let registry = in_memory_registry(&root);
+    first_cites(
+        &registry,
+        &[
+            ("tree = p.parse(source)", ("grammar.py", 5)),
+            ("print(g.rules())", ("grammar.py", 8)),
+            ("words = parse(source)", ("helpers.py", 1)),
+        ],
+    )
+    .await;
+    // The function the method delegates to is still listed, after it.
+    let r = ask_in(&registry, "tree = p.parse(source)").await;
+    assert!(cites(&r, "helpers.py", 1), "{:?}", files(&r));
+}
+
 /// A concept question finds the file that does the thing even when no name or path says
 /// it (`squashmigrations.py`: one word, its class `Command`): the content index adds the
 /// files whose text best matches the question to the shortlist of names; the tests that

@@ -11,6 +11,8 @@
 //! word in a slot that can only hold a symbol) or is prose, which makes the question a
 //! concept question answered by ranking.
 
+use std::sync::OnceLock;
+
 use super::{request, text};
 
 /// What the question asks for.
@@ -92,6 +94,10 @@ pub struct SymbolRef {
     /// "the treemap iterator" → `TreemapIterator`): asked first, and the name alone when no
     /// definition is spelled so.
     pub joined: Option<String>,
+    /// Written as a call on a lower-case receiver in a pasted line of code
+    /// (`view.posAtCoords(…)`): a method's name, so methods of that name come first and
+    /// other definitions of it (the function the method delegates to) after.
+    pub method_call: bool,
 }
 
 impl SymbolRef {
@@ -119,6 +125,7 @@ impl SymbolRef {
             described: false,
             implementor: None,
             joined: None,
+            method_call: false,
         }
     }
 
@@ -230,6 +237,7 @@ const OVERRIDES: Build = |s| {
         described: s.described,
         implementor: None,
         joined: s.joined,
+        method_call: s.method_call,
     })
 };
 
@@ -576,6 +584,9 @@ fn methods_after_name(q: &str) -> Option<Intent> {
 }
 
 fn classify_plain(q: &str) -> Intent {
+    if let Some(sym) = code_line(q) {
+        return Intent::Definition(sym);
+    }
     if let Some(intent) = trait_impl_frame(q) {
         return intent;
     }
@@ -645,6 +656,129 @@ fn classify_plain(q: &str) -> Intent {
         return Intent::Definition(sym);
     }
     Intent::Concept
+}
+
+/// A question that is one line of code calling something (`let pos =
+/// view.posAtCoords({…})`, `name = field(type=str)`, `console.log(ajv.errorsText(e))`)
+/// asks what that call is: the callee of the assignment's right side or of the statement,
+/// or, when that is a print, log or assertion, the first call among its arguments. A call
+/// on a lower-case receiver (`view.`, `self.`, a Go package) is a method's, or a
+/// package's function: the receiver is a place and a method is preferred, so the
+/// `EditorView` method `posAtCoords` comes before the module function it delegates to. The
+/// name is `described`: one the repository does not define leaves the question to ranking.
+fn code_line(q: &str) -> Option<SymbolRef> {
+    static ASSIGNED: OnceLock<Option<regex::Regex>> = OnceLock::new();
+    static CALLED: OnceLock<Option<regex::Regex>> = OnceLock::new();
+    let assigned = ASSIGNED
+        .get_or_init(|| {
+            regex::Regex::new(
+                r"^(?:(?:let|const|var|val|final|auto)\s+)?(?:[A-Za-z_][\w<>\[\],.]*\s+)?[A-Za-z_][\w.\[\]]*\s*(?::=|=)\s*(?:new\s+|await\s+)?([A-Za-z_][\w.]*)\s*\(",
+            )
+            .ok()
+        })
+        .as_ref()?;
+    let called = CALLED
+        .get_or_init(|| regex::Regex::new(r"^([A-Za-z_][\w.]*)\s*\(").ok())
+        .as_ref()?;
+    let line = q.trim();
+    // A statement that is a call alone (`humanize_error(data, e)`, a signature
+    // `eval(Reader, NameSpace)`) is read as a name with its parameter list elsewhere; here
+    // only when it wraps the call it shows (`console.log(ajv.errorsText(e))`).
+    let c = assigned.captures(line).or_else(|| {
+        called
+            .captures(line)
+            .filter(|c| c.get(1).is_some_and(|m| is_wrapper_call(m.as_str())))
+    })?;
+    let callee = c.get(1)?;
+    let open = c.get(0)?.end() - 1;
+    let close = matching_paren(line, open)?;
+    // Nothing after the call but a semicolon or a comment: code, not a question about it.
+    let rest = line[close + 1..].trim_start_matches(';').trim();
+    if !(rest.is_empty() || rest.starts_with("//") || rest.starts_with('#')) {
+        return None;
+    }
+    let mut name = callee.as_str();
+    if is_wrapper_call(name) {
+        let inner = called_in(&line[open + 1..close])?;
+        name = inner;
+    }
+    let segments: Vec<&str> = name.split('.').filter(|s| !s.is_empty()).collect();
+    let (leaf, receiver) = match segments.as_slice() {
+        [] => return None,
+        [leaf] => (*leaf, None),
+        [.., r, leaf] => (*leaf, Some(*r)),
+    };
+    if leaf.len() < 2 || text::is_stopword(&leaf.to_lowercase()) {
+        return None;
+    }
+    let mut sym = match receiver {
+        // `Foo.bar(…)`: a static method or class method of Foo.
+        Some(r) if r.starts_with(char::is_uppercase) => SymbolRef::new(format!("{r}.{leaf}"), None),
+        Some(r) => {
+            let mut sym = SymbolRef::new(leaf, None);
+            sym.method_call = true;
+            if !matches!(r, "self" | "this" | "cls" | "super") {
+                sym = sym.within(vec![r.to_lowercase()]);
+            }
+            sym
+        }
+        None => SymbolRef::new(leaf, None),
+    };
+    sym.described = true;
+    Some(sym)
+}
+
+/// The index of the parenthesis that closes the one at `open`, skipping quoted strings.
+fn matching_paren(line: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (i, ch) in line.char_indices().skip_while(|&(i, _)| i < open) {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(ch),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A call that shows or checks a value rather than computing it: what a pasted line is
+/// about is the call inside it.
+fn is_wrapper_call(callee: &str) -> bool {
+    let first = callee.split('.').next().unwrap_or(callee);
+    matches!(
+        first,
+        "console"
+            | "print"
+            | "println"
+            | "printf"
+            | "fmt"
+            | "log"
+            | "logger"
+            | "logging"
+            | "assert"
+            | "expect"
+            | "puts"
+            | "pp"
+            | "dbg"
+            | "System"
+    )
+}
+
+/// The callee of the first call in `args` (`ajv.errorsText` in `ajv.errorsText(e), x`).
+fn called_in(args: &str) -> Option<&str> {
+    let at = args.find(|c: char| c.is_ascii_alphabetic() || c == '_')?;
+    let rest = &args[at..];
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))?;
+    rest[end..].starts_with('(').then(|| &rest[..end])
 }
 
 /// Words that open a description after a symbol's name and kind.
@@ -2390,6 +2524,7 @@ mod tests {
             described: false,
             implementor: None,
             joined: None,
+            method_call: false,
         }
     }
 
@@ -2758,6 +2893,64 @@ mod tests {
                 ..sym(name)
             };
             assert_eq!(parse(q).intent, Intent::Callers(want), "{q}");
+        }
+    }
+
+    /// A pasted line of code asks what it calls: the assignment's callee, a statement's,
+    /// or the call inside a print or log.
+    #[test]
+    fn a_line_of_code_asks_for_what_it_calls() {
+        let described = |mut s: SymbolRef| {
+            s.described = true;
+            s
+        };
+        let method = |mut s: SymbolRef| {
+            s.method_call = true;
+            s
+        };
+        let cases: &[(&str, SymbolRef)] = &[
+            (
+                "let pos = view.posAtCoords({left: event.clientX, top: event.clientY})",
+                described(method(placed("posAtCoords", None, &["view"]))),
+            ),
+            (
+                "    name = field(type=str, mandatory=True)",
+                described(sym("field")),
+            ),
+            (
+                "console.log(ajv.errorsText(validate.errors))",
+                described(method(placed("errorsText", None, &["ajv"]))),
+            ),
+            (
+                "tree := redblacktree.NewWithIntComparator() // empty (keys are of type int)",
+                described(method(placed(
+                    "NewWithIntComparator",
+                    None,
+                    &["redblacktree"],
+                ))),
+            ),
+            (
+                "double r = relativeOnOther(mR);",
+                described(sym("relativeOnOther")),
+            ),
+            (
+                "x = Schema.from_dict({'a': fields.Int()})",
+                described(sym("Schema.from_dict")),
+            ),
+            (
+                "result = self.compile(schema)",
+                described(method(placed("compile", None, &[]))),
+            ),
+        ];
+        for (q, want) in cases {
+            assert_eq!(parse(q).intent, Intent::Definition(want.clone()), "{q}");
+        }
+        // Code followed by a question is read as a question.
+        for q in [
+            "Required('port', default=8080): how does the default get filled in when the key is missing",
+            "base.join(\"../img/a.png\"): how is a relative reference resolved against the base url",
+        ] {
+            assert_eq!(parse(q).intent, Intent::Concept, "{q}");
         }
     }
 

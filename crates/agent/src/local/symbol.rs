@@ -284,6 +284,7 @@ impl LocalPolicy {
                         described: false,
                         implementor: sym.implementor.clone(),
                         joined: None,
+                        method_call: false,
                     };
                     let args = match op {
                         "trace" => {
@@ -940,7 +941,9 @@ pub(super) fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
             .and_then(|f| f.split('.').next())
             .unwrap_or("")
             .to_lowercase();
-        (!whole(h), owner.is_none_or(|o| o != stem))
+        // A pasted `view.posAtCoords(…)` calls a method: methods of the name first.
+        let not_method = sym.method_call && h.kind.as_deref() != Some("method");
+        (not_method, !whole(h), owner.is_none_or(|o| o != stem))
     });
     chosen
 }

@@ -418,6 +418,7 @@ mod tests {
             described: false,
             implementor: None,
             joined: None,
+            method_call: false,
         }
     }
 
