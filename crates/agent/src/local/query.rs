@@ -773,12 +773,31 @@ fn is_wrapper_call(callee: &str) -> bool {
     )
 }
 
-/// The callee of the first call in `args` (`ajv.errorsText` in `ajv.errorsText(e), x`).
+/// The callee of the first call in `args` (`ajv.errorsText` in `ajv.errorsText(e), x`,
+/// `s.Name` in `"%v", s.Name()`): string literals are skipped.
 fn called_in(args: &str) -> Option<&str> {
-    let at = args.find(|c: char| c.is_ascii_alphabetic() || c == '_')?;
-    let rest = &args[at..];
-    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))?;
-    rest[end..].starts_with('(').then(|| &rest[..end])
+    let mut quote: Option<char> = None;
+    let mut start: Option<usize> = None;
+    for (i, c) in args.char_indices() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        let ident = c.is_alphanumeric() || c == '_' || c == '.';
+        match (start, c) {
+            (Some(s), '(') => return Some(&args[s..i]),
+            (Some(_), _) if ident => {}
+            (None, c) if c.is_ascii_alphabetic() || c == '_' => start = Some(i),
+            (_, '"' | '\'' | '`') => {
+                quote = Some(c);
+                start = None;
+            }
+            _ => start = None,
+        }
+    }
+    None
 }
 
 /// Words that open a description after a symbol's name and kind.
@@ -2920,6 +2939,10 @@ mod tests {
             (
                 "console.log(ajv.errorsText(validate.errors))",
                 described(method(placed("errorsText", None, &["ajv"]))),
+            ),
+            (
+                "log.Printf(\"%v (%d)\", s.Name(), n)",
+                described(method(placed("Name", None, &["s"]))),
             ),
             (
                 "tree := redblacktree.NewWithIntComparator() // empty (keys are of type int)",
