@@ -97,6 +97,15 @@ fn cites(r: &ExploreResult, path: &str, line: u32) -> bool {
         .any(|f| f.path == path && f.locations.iter().any(|l| l.line == line))
 }
 
+/// Writes `text` to `rel` under `root`, creating its directories.
+fn write_file(root: &std::path::Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    }
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
 /// What every answered local run has in common: no tokens, local engine, every citation
 /// backed by a tool result (the loop dropped or complained about nothing).
 fn assert_clean(r: &ExploreResult) {
@@ -847,11 +856,7 @@ async fn a_kind_word_picks_the_class_over_a_same_cased_property() {
 async fn a_name_and_the_word_after_it_may_be_one_types_name() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("app");
-    let w = |p: &str, s: &str| {
-        let path = root.join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let w = |p: &str, s: &str| write_file(&root, p, s);
     w(
         "pclass.py",
         "class PClass:\n    def set(self, **kw):\n        return self\n\n    def evolver(self):\n        return _PClassEvolver(self)\n\n\nclass _PClassEvolver:\n    def __init__(self, original):\n        self._original = original\n\n    def persistent(self):\n        return self._original\n",
@@ -894,11 +899,7 @@ async fn a_name_and_the_word_after_it_may_be_one_types_name() {
 async fn a_pasted_line_of_code_asks_for_what_it_calls() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("app");
-    let w = |p: &str, s: &str| {
-        let path = root.join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let w = |p: &str, s: &str| write_file(&root, p, s);
     w(
         "helpers.py",
         "def parse(text):\n    return text.split()\n\n\ndef show(x):\n    return str(x)\n",
@@ -930,11 +931,7 @@ async fn a_pasted_line_of_code_asks_for_what_it_calls() {
 async fn a_concept_answer_finds_a_file_by_what_its_code_says() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("proj");
-    let w = |p: &str, s: &str| {
-        let path = root.join(p);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, s).unwrap();
-    };
+    let w = |p: &str, s: &str| write_file(&root, p, s);
     w(
         "app/commands/squashmigrations.py",
         "class Command:\n    def handle(self, app_label, start, end):\n        # Squash the migrations between start and end into one.\n        migrations = self.loader.between(app_label, start, end)\n        squashed = Squasher(migrations).run()\n        for migration in migrations:\n            squashed.replaces.append(migration.name)\n        return squashed\n",

@@ -591,22 +591,9 @@ impl PreShared {
         }
         let mut done = 0usize;
         while !self.stop.load(Ordering::Relaxed) {
-            let next = self
-                .pending
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .pop();
-            match next {
-                Some((rel, text)) => {
-                    let counted = Some(self.counter.count(&text));
-                    match self.counted.lock() {
-                        Ok(mut m) => {
-                            m.insert(rel, counted);
-                        }
-                        Err(_) => return,
-                    }
-                    done += 1;
-                }
+            match self.count_pending() {
+                Some(true) => done += 1,
+                Some(false) => return,
                 // Before the build starts too (the phase is then idle).
                 None if !matches!(
                     explore_tools::code::progress::snapshot().phase,
@@ -619,6 +606,24 @@ impl PreShared {
             }
         }
         tracing::debug!("content index: {done} files counted on idle time during the extraction");
+    }
+
+    /// Counts one file the code index read: `None` when none waits, `Some(false)` when
+    /// the counts can no longer be kept (a thread panicked holding them).
+    fn count_pending(&self) -> Option<bool> {
+        let (rel, text) = self
+            .pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()?;
+        let counted = Some(self.counter.count(&text));
+        Some(match self.counted.lock() {
+            Ok(mut m) => {
+                m.insert(rel, counted);
+                true
+            }
+            Err(_) => false,
+        })
     }
 
     fn run(&self) {
@@ -645,18 +650,10 @@ impl PreShared {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }
-            let next = self
-                .pending
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .pop();
-            let Some((rel, text)) = next else { break };
-            let counted = Some(self.counter.count(&text));
-            match self.counted.lock() {
-                Ok(mut m) => {
-                    m.insert(rel, counted);
-                }
-                Err(_) => return,
+            match self.count_pending() {
+                Some(true) => {}
+                Some(false) => return,
+                None => break,
             }
         }
         for rel in sources {

@@ -11,7 +11,9 @@
 //! word in a slot that can only hold a symbol) or is prose, which makes the question a
 //! concept question answered by ranking.
 
-use std::sync::OnceLock;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::{request, text};
 
@@ -658,6 +660,19 @@ fn classify_plain(q: &str) -> Intent {
     Intent::Concept
 }
 
+/// A line of code assigning a call's result: the callee is group 1, the match ends at the
+/// call's opening parenthesis (`let pos = view.posAtCoords(`, `tree :=
+/// redblacktree.New(`, `double r = relativeOnOther(`).
+static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+    super::signals::pattern(
+        r"^(?:(?:let|const|var|val|final|auto)\s+)?(?:[A-Za-z_][\w<>\[\],.]*\s+)?[A-Za-z_][\w.\[\]]*\s*(?::=|=)\s*(?:new\s+|await\s+)?([A-Za-z_][\w.]*)\s*\(",
+    )
+});
+
+/// A statement that starts with a call: the callee is group 1 (`console.log(`).
+static CALLED: LazyLock<Regex> =
+    LazyLock::new(|| super::signals::pattern(r"^([A-Za-z_][\w.]*)\s*\("));
+
 /// A question that is one line of code calling something (`let pos =
 /// view.posAtCoords({…})`, `name = field(type=str)`, `console.log(ajv.errorsText(e))`)
 /// asks what that call is: the callee of the assignment's right side or of the statement,
@@ -667,25 +682,12 @@ fn classify_plain(q: &str) -> Intent {
 /// `EditorView` method `posAtCoords` comes before the module function it delegates to. The
 /// name is `described`: one the repository does not define leaves the question to ranking.
 fn code_line(q: &str) -> Option<SymbolRef> {
-    static ASSIGNED: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    static CALLED: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    let assigned = ASSIGNED
-        .get_or_init(|| {
-            regex::Regex::new(
-                r"^(?:(?:let|const|var|val|final|auto)\s+)?(?:[A-Za-z_][\w<>\[\],.]*\s+)?[A-Za-z_][\w.\[\]]*\s*(?::=|=)\s*(?:new\s+|await\s+)?([A-Za-z_][\w.]*)\s*\(",
-            )
-            .ok()
-        })
-        .as_ref()?;
-    let called = CALLED
-        .get_or_init(|| regex::Regex::new(r"^([A-Za-z_][\w.]*)\s*\(").ok())
-        .as_ref()?;
     let line = q.trim();
     // A statement that is a call alone (`humanize_error(data, e)`, a signature
     // `eval(Reader, NameSpace)`) is read as a name with its parameter list elsewhere; here
     // only when it wraps the call it shows (`console.log(ajv.errorsText(e))`).
-    let c = assigned.captures(line).or_else(|| {
-        called
+    let c = ASSIGNED.captures(line).or_else(|| {
+        CALLED
             .captures(line)
             .filter(|c| c.get(1).is_some_and(|m| is_wrapper_call(m.as_str())))
     })?;

@@ -100,7 +100,7 @@ pub struct Hint {
     clippy::expect_used,
     reason = "constant patterns, compiled by the tests"
 )]
-fn pattern(re: &str) -> Regex {
+pub(super) fn pattern(re: &str) -> Regex {
     Regex::new(re).expect("a constant pattern")
 }
 
