@@ -460,7 +460,7 @@ fn extract_parsed(
         Language::Go => go::extract(&tree, text),
         Language::Python => python::extract(&tree, text),
         Language::TypeScript | Language::Tsx | Language::JavaScript => ts::extract(&tree, text),
-        Language::Rust => rust::extract(&tree, text),
+        Language::Rust => rust::extract(&tree, text, Some(parser)),
         Language::Java => java::extract(&tree, text),
     };
     facts.lines = count_lines(src);

@@ -11,7 +11,7 @@
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::OnceLock;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Parser, Tree};
 
 use super::{
     CallTarget, FileFacts, ImplBlock, Import, Path, RawCall, RawSymbol, Recv, STAR, kind_id,
@@ -75,8 +75,13 @@ fn kinds() -> &'static Kinds {
     })
 }
 
-struct Extractor<'s> {
+struct Extractor<'s, 'p> {
     src: &'s str,
+    /// The file's parser (set to Rust), to read the items a macro's braces hold
+    /// ([`Extractor::macro_items`]); `None`: they are left unread.
+    parser: Option<&'p mut Parser>,
+    /// How many macros deep the items being read are.
+    macro_depth: u32,
     facts: FileFacts,
     /// The type parameters of the `impl` or `trait` block being walked, with their first
     /// trait bound (`impl<S: Store> Cache<S>`: `S` → `Store`).
@@ -85,9 +90,11 @@ struct Extractor<'s> {
     in_test: bool,
 }
 
-pub(super) fn extract(tree: &Tree, src: &str) -> FileFacts {
+pub(super) fn extract(tree: &Tree, src: &str, parser: Option<&mut Parser>) -> FileFacts {
     let mut x = Extractor {
         src,
+        parser,
+        macro_depth: 0,
         facts: FileFacts::default(),
         block_generics: HashMap::new(),
         in_test: false,
@@ -250,7 +257,60 @@ fn doc_above(node: Node<'_>, before: &[Node<'_>], src: &str) -> Option<String> {
         })
 }
 
-impl Extractor<'_> {
+/// How many macros deep [`Extractor::macro_items`] reads items (`cfg_rt! { cfg_net! { … } }`).
+const MAX_MACRO_DEPTH: u32 = 4;
+
+impl Extractor<'_, '_> {
+    /// The items written inside an item-level macro's braces: `cfg_rt! { pub struct
+    /// JoinHandle<T> { … } impl<T> JoinHandle<T> { … } }`. The grammar leaves a macro's
+    /// argument as tokens, so a crate that wraps its items in `cfg_*!` macros (tokio,
+    /// hyper, mio) would have no definitions, methods or calls there. The tokens between
+    /// the delimiters are parsed again as a file's items, with the file's own positions
+    /// (tree-sitter's included ranges), and read as the items around them are; a macro
+    /// whose tokens do not parse as items without an error (`lazy_static!`'s `static ref`,
+    /// a DSL) defines nothing this way, as before.
+    fn macro_items(&mut self, item: Node<'_>, module: &[String]) {
+        if self.macro_depth >= MAX_MACRO_DEPTH {
+            return;
+        }
+        let Some(tokens) = named_children(item)
+            .into_iter()
+            .rev()
+            .find(|c| c.kind_id() == kinds().token_tree)
+        else {
+            return;
+        };
+        let (start, end) = (tokens.start_position(), tokens.end_position());
+        // Inside the one-byte delimiters, on the same rows.
+        if tokens.end_byte() < tokens.start_byte() + 2 || end.column == 0 {
+            return;
+        }
+        let inner = tree_sitter::Range {
+            start_byte: tokens.start_byte() + 1,
+            end_byte: tokens.end_byte() - 1,
+            start_point: tree_sitter::Point::new(start.row, start.column + 1),
+            end_point: tree_sitter::Point::new(end.row, end.column - 1),
+        };
+        if inner.start_byte >= inner.end_byte {
+            return;
+        }
+        let Some(parser) = self.parser.as_deref_mut() else {
+            return;
+        };
+        let tree = match parser.set_included_ranges(&[inner]) {
+            Ok(()) => parser.parse(self.src, None),
+            Err(_) => None,
+        };
+        // Back to whole files for the next one.
+        let _ = parser.set_included_ranges(&[]);
+        let Some(tree) = tree.filter(|t| !t.root_node().has_error()) else {
+            return;
+        };
+        self.macro_depth += 1;
+        self.items(tree.root_node(), module);
+        self.macro_depth -= 1;
+    }
+
     /// The items of a file or of an inline module; `module` is the inline module path.
     fn items(&mut self, list: Node<'_>, module: &[String]) {
         let src = self.src;
@@ -336,6 +396,7 @@ impl Extractor<'_> {
                 "trait_item" => self.trait_item(item, before, module),
                 "impl_item" => self.impl_item(item, before, module),
                 "macro_definition" => self.macro_definition(item, before, module),
+                "macro_invocation" => self.macro_items(item, module),
                 _ => {}
             }
         }
@@ -1251,6 +1312,45 @@ mod tests {
         assert_eq!(a.container, ["&mut [core::mem::MaybeUninit<u8>]"]);
         let first = &facts.symbols[facts.impls[0].implementor.unwrap() as usize];
         assert_eq!((first.kind, first.line), (Kind::Type, 3));
+    }
+
+    #[test]
+    fn items_inside_an_item_level_macro_are_read_at_their_own_lines() {
+        let src = "macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\n\
+                   cfg_rt! {\n    /// A handle.\n    pub struct JoinHandle<T> { raw: T }\n\n\
+                   \x20   impl<T> JoinHandle<T> {\n        pub fn abort(&self) { wake(); }\n    }\n\
+                   \x20   cfg_net! {\n        fn inner() {}\n    }\n}\n\
+                   lazy_static! {\n    static ref TABLE: u8 = 1;\n}\n\
+                   html! {\n    <div class=\"x\">{ fn_like() }</div>\n}\n\
+                   fn wake() {}\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let at = |name: &str| {
+            facts
+                .symbols
+                .iter()
+                .find(|s| s.name == name)
+                .map(|s| (s.kind, s.line, s.container.clone(), s.doc.clone()))
+        };
+        assert_eq!(
+            at("JoinHandle"),
+            Some((Kind::Struct, 4, vec![], Some("A handle.".to_string())))
+        );
+        assert_eq!(
+            at("abort"),
+            Some((Kind::Method, 7, vec!["JoinHandle".to_string()], None))
+        );
+        assert_eq!(at("inner"), Some((Kind::Function, 10, vec![], None)));
+        let abort = facts.symbols.iter().find(|s| s.name == "abort").unwrap();
+        assert_eq!(
+            abort.calls.iter().map(|c| c.line).collect::<Vec<_>>(),
+            [7],
+            "the call inside the macro's method is read"
+        );
+        // lazy_static's `static ref` is a static the grammar reads; tokens that do not
+        // parse as items define nothing.
+        assert_eq!(at("TABLE").map(|t| (t.0, t.1)), Some((Kind::Var, 14)));
+        assert_eq!(facts.symbols.len(), 6, "{:?}", facts.symbols);
+        assert_eq!(at("wake").map(|w| w.1), Some(19));
     }
 
     #[test]
