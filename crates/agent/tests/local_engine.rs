@@ -1118,3 +1118,48 @@ async fn missing_plain_words_among_found_ones_are_phrasing() {
     let r = ask_in(&registry, "how do stale entries get dropped from the cache").await;
     assert_eq!(r.metadata.stop_reason, StopReason::NotFound, "{}", r.answer);
 }
+
+/// Of several definitions of one name, the public one comes first, a test double's last:
+/// a crate that wraps its items in `cfg_*!` macros (tokio) defines its `pub struct
+/// JoinHandle` inside one, beside `pub(crate)` stand-ins and a mock.
+#[tokio::test]
+async fn the_public_definition_of_a_name_comes_first_even_inside_a_macro() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("rt");
+    let w = |p: &str, s: &str| write_file(&root, p, s);
+    w(
+        "src/blocking.rs",
+        "pub(crate) type JoinHandle<T> = Inner<T>;\n\npub(crate) struct Inner<T> { t: T }\n",
+    );
+    w(
+        "src/fs/mocks.rs",
+        "pub(super) struct JoinHandle<T> {\n    rx: T,\n}\n",
+    );
+    w(
+        "src/runtime/task/join.rs",
+        "macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\n\ncfg_rt! {\n    /// An owned permission to join on a task.\n    pub struct JoinHandle<T> {\n        raw: T,\n    }\n\n    impl<T> JoinHandle<T> {\n        pub fn abort(&self) {}\n    }\n}\n",
+    );
+    w(
+        "src/task/join_set.rs",
+        "use crate::runtime::task::join::JoinHandle;\n\npub fn abort_all(h: &JoinHandle<u8>) {\n    h.abort();\n}\n",
+    );
+    let registry = in_memory_registry(&root);
+    first_cites(
+        &registry,
+        &[
+            (
+                "where is JoinHandle defined",
+                ("src/runtime/task/join.rs", 5),
+            ),
+            ("who calls JoinHandle.abort", ("src/task/join_set.rs", 4)),
+        ],
+    )
+    .await;
+    let r = ask_in(&registry, "where is JoinHandle defined").await;
+    let order = paths(&r);
+    let mock = order.iter().position(|p| *p == "src/fs/mocks.rs");
+    assert!(
+        mock.is_none_or(|m| m + 1 == order.len()),
+        "the mock comes last if at all: {order:?}"
+    );
+}

@@ -87,6 +87,20 @@ pub const TEST_FILES: &[FileName] = &[
     FileName::EndsWith(".spec.cjs"),
 ];
 
+/// Directories of test doubles: gomock's and mockery's `mocks/`, Jest's `__mocks__/`.
+/// Ranked with the tests ([`PathClass::test`]); the code index does not flag them as
+/// test code (a Go `mocks` package is compiled like any other).
+pub const MOCK_DIRS: &[&str] = &["mocks", "__mocks__"];
+
+/// Test doubles by name: gomock's `mock_*.go`, mockery's and others' `*_mock.go`, a
+/// `mocks` module (tokio's `fs/mocks.rs`, `mocks.py`). A singular `mock.py` is left out:
+/// in a mocking library (`unittest.mock`) it is the product.
+pub const MOCK_FILES: &[FileName] = &[
+    FileName::Between("mock_", ".go"),
+    FileName::EndsWith("_mock.go"),
+    FileName::Stem("mocks"),
+];
+
 /// Directories of third-party code kept in the repository: Go's `vendor/`, pip's and
 /// Python projects' `_vendor/` and `vendored/`, `third_party/`, npm's `node_modules/`.
 pub const VENDORED_DIRS: &[&str] = &[
@@ -257,7 +271,10 @@ impl Parts {
 pub fn classify(path: &str) -> PathClass {
     let p = Parts::of(path);
     PathClass {
-        test: p.named(TEST_FILES) || p.in_dir(TEST_DIRS),
+        test: p.named(TEST_FILES)
+            || p.in_dir(TEST_DIRS)
+            || p.named(MOCK_FILES)
+            || p.in_dir(MOCK_DIRS),
         vendored: p.in_dir(VENDORED_DIRS),
         generated: p.named(GENERATED_FILES) || p.in_dir(GENERATED_DIRS),
         sample: p.in_dir(SAMPLE_DIRS),
@@ -486,5 +503,18 @@ mod tests {
         assert!(!classify("httpx/_transports/default.py").secondary());
         assert!(!classify("internal/config/config.go").secondary());
         assert!(!classify("cmd/server/main.go").secondary());
+        // Test doubles rank with the tests, but are not test code to the index.
+        for mock in [
+            "src/fs/mocks.rs",
+            "internal/store/mocks/store.go",
+            "internal/store/mock_store.go",
+            "internal/store/store_mock.go",
+            "src/__mocks__/api.ts",
+        ] {
+            assert!(classify(mock).test, "{mock}");
+            assert!(!is_test_code(mock), "{mock}");
+        }
+        assert!(!classify("src/mock/mock.py").test);
+        assert!(!classify("mockito/mockito.py").test);
     }
 }

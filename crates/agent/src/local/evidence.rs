@@ -39,6 +39,8 @@ pub struct Hit {
     pub origin: Origin,
     /// An inherited method's declaring class; an indirect subclass's parent.
     pub via: Option<String>,
+    /// Its declaration's first line, as the index keeps it (`pub(crate) struct X<T>`).
+    pub signature: Option<String>,
 }
 
 impl Hit {
@@ -76,6 +78,7 @@ impl Hit {
             inferred: item.inferred,
             origin: item.origin,
             via: item.via.clone(),
+            signature: item.signature.clone(),
         }
     }
 }

@@ -943,9 +943,46 @@ pub(super) fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
             .to_lowercase();
         // A pasted `view.posAtCoords(…)` calls a method: methods of the name first.
         let not_method = sym.method_call && h.kind.as_deref() != Some("method");
-        (not_method, !whole(h), owner.is_none_or(|o| o != stem))
+        // The product's definition before a test's or a mock's of the same name (tokio's
+        // `JoinHandle` in `runtime/task/join.rs`, not the one in `fs/mocks.rs`).
+        let secondary = classify::classify(&h.path).secondary();
+        (
+            not_method,
+            !whole(h),
+            secondary,
+            !exported(h),
+            owner.is_none_or(|o| o != stem),
+        )
     });
     chosen
+}
+
+/// Whether a definition is visible outside its module, where the language says so in a
+/// way the index keeps: a Rust item declared `pub` (not `pub(crate)` or private; a method
+/// counts as visible, since a trait's are public without the word), a Go name that starts
+/// with a capital, a Python name without a leading underscore on it or its owner. Other
+/// languages: visible. Of several definitions of one name, the one a user of the code
+/// meets comes first: tokio's `pub struct JoinHandle` in `runtime/task/join.rs`, before
+/// the `pub(crate)` stand-ins of `blocking.rs`.
+fn exported(h: &Hit) -> bool {
+    let name = h.name.as_deref().unwrap_or_default();
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    let ext = h.path.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "rs" => {
+            h.kind.as_deref() == Some("method")
+                || h.signature.as_deref().is_some_and(|s| {
+                    s.trim_start()
+                        .strip_prefix("pub")
+                        .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+                })
+        }
+        "go" => leaf.chars().next().is_some_and(char::is_uppercase),
+        "py" | "pyi" => !name
+            .split('.')
+            .any(|part| part.starts_with('_') && !part.starts_with("__")),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -966,7 +1003,53 @@ mod tests {
             inferred: false,
             origin: Default::default(),
             via: None,
+            signature: None,
         }
+    }
+
+    #[test]
+    fn a_definition_is_exported_as_its_language_says() {
+        let def = |name: &str, kind: &str, path: &str, sig: &str| Hit {
+            kind: Some(kind.into()),
+            signature: (!sig.is_empty()).then(|| sig.to_string()),
+            ..method(name, path)
+        };
+        assert!(exported(&def(
+            "JoinHandle",
+            "struct",
+            "src/join.rs",
+            "pub struct JoinHandle<T> {"
+        )));
+        assert!(!exported(&def(
+            "JoinHandle",
+            "struct",
+            "src/blocking.rs",
+            "pub(crate) struct JoinHandle<R> {"
+        )));
+        assert!(!exported(&def(
+            "Inner",
+            "struct",
+            "src/a.rs",
+            "struct Inner {"
+        )));
+        assert!(!exported(&def(
+            "publish",
+            "function",
+            "src/a.rs",
+            "fn publish() {"
+        )));
+        assert!(exported(&def(
+            "Task.poll",
+            "method",
+            "src/a.rs",
+            "fn poll(self: Pin<&mut Self>)"
+        )));
+        assert!(exported(&def("Client", "struct", "client.go", "")));
+        assert!(!exported(&def("errorConn", "struct", "pool.go", "")));
+        assert!(exported(&def("Pool.__init__", "method", "pool.py", "")));
+        assert!(!exported(&def("_Pool.get", "method", "pool.py", "")));
+        assert!(!exported(&def("_helper", "function", "pool.py", "")));
+        assert!(exported(&def("anything", "function", "a.ts", "")));
     }
 
     #[test]

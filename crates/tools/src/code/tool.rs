@@ -348,11 +348,20 @@ fn find(store: &dyn GraphStore, q: &SymbolQuery) -> CodeAnswer {
     if shown.len() == 1 && found.more_partial == 0 {
         found.target = Some(Item::described(&shown[0].symbol));
     } else {
+        // Definitions carry their signatures in the typed answer (the engine orders them by
+        // visibility; the text lists names and places only).
+        let item = |s: &Symbol| match relation {
+            Relation::Definitions => Item {
+                signature: Some(s.signature.clone()).filter(|x| !x.is_empty()),
+                ..Item::of(s)
+            },
+            _ => Item::of(s),
+        };
         found.sections.push(Section {
             relation,
             through: None,
             total: shown.len(),
-            items: shown.iter().map(|m| Item::of(&m.symbol)).collect(),
+            items: shown.iter().map(|m| item(&m.symbol)).collect(),
         });
     }
     CodeAnswer::Found(found)
