@@ -1163,3 +1163,31 @@ async fn the_public_definition_of_a_name_comes_first_even_inside_a_macro() {
         "the mock comes last if at all: {order:?}"
     );
 }
+
+/// Who calls a method lists the calls on receivers the graph cannot type beside the linked
+/// ones, marked as guessed: in Python most call sites are such (`self.shell.run_cell(…)`).
+#[tokio::test]
+async fn callers_on_untyped_receivers_are_kept_beside_linked_ones_and_marked_guessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("shellpkg");
+    let w = |p: &str, s: &str| write_file(&root, p, s);
+    w(
+        "shellpkg/shell.py",
+        "class Shell:\n    def run_cell(self, cell):\n        return cell\n\n    def run_file(self, path):\n        return self.run_cell(path)\n",
+    );
+    w(
+        "shellpkg/magics.py",
+        "class Magics:\n    def __init__(self, shell):\n        self.shell = shell\n\n    def rerun(self, text):\n        self.shell.run_cell(text)\n",
+    );
+    let registry = in_memory_registry(&root);
+    let r = ask_in(&registry, "who calls Shell.run_cell").await;
+    assert!(cites(&r, "shellpkg/shell.py", 6), "{:?}", files(&r));
+    assert!(cites(&r, "shellpkg/magics.py", 6), "{:?}", files(&r));
+    let magics = r
+        .relevant_files
+        .iter()
+        .find(|f| f.path == "shellpkg/magics.py")
+        .map(|f| f.rationale.clone())
+        .unwrap_or_default();
+    assert!(magics.contains("guessed"), "{magics}");
+}

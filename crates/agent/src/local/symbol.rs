@@ -143,11 +143,16 @@ impl LocalPolicy {
                     self.note_dropped(sym, &hits, &chosen);
                     self.doubt_definitions(sym, &chosen);
                     chosen
-                } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
+                } else if op != "callers" && hits.iter().any(|h| h.section.is_some() && !h.inferred)
+                {
                     // Calls the graph guessed from a name alone are noise next to linked
                     // ones, except a callee that is the only guess for its call: one
                     // method of that name in the repository (`job._modify(…)` on an
-                    // untyped parameter is `Job._modify`).
+                    // untyped parameter is `Job._modify`). Callers keep theirs (marked
+                    // guessed, after the linked ones): who calls a method is asked to
+                    // find every call site, and in Python most are on receivers the graph
+                    // cannot type (`self.shell.run_cell(…)` in IPython's magics, click's
+                    // `cmd.make_context(…)`).
                     let only_guess = |h: &Hit| {
                         op == "callees"
                             && h.call_site.is_some()
@@ -647,6 +652,12 @@ impl LocalPolicy {
                 Relation::Caller => {
                     if op == "usages" {
                         format!("{shown} uses {target_name} at line {}", h.line)
+                    } else if h.inferred {
+                        format!(
+                            "{shown} calls {target_name} at line {} (guessed from the name: \
+                             the receiver's type is not known)",
+                            h.line
+                        )
                     } else {
                         format!("{shown} calls {target_name} at line {}", h.line)
                     }
