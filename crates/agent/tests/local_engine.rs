@@ -1165,7 +1165,8 @@ async fn the_public_definition_of_a_name_comes_first_even_inside_a_macro() {
 }
 
 /// Who calls a method lists the calls on receivers the graph cannot type beside the linked
-/// ones, marked as guessed: in Python most call sites are such (`self.shell.run_cell(…)`).
+/// ones, marked as guessed, when the guess had no rival or the receiver names the type:
+/// in Python most call sites are such (`self.shell.run_cell(…)`).
 #[tokio::test]
 async fn callers_on_untyped_receivers_are_kept_beside_linked_ones_and_marked_guessed() {
     let dir = tempfile::tempdir().unwrap();
@@ -1179,10 +1180,23 @@ async fn callers_on_untyped_receivers_are_kept_beside_linked_ones_and_marked_gue
         "shellpkg/magics.py",
         "class Magics:\n    def __init__(self, shell):\n        self.shell = shell\n\n    def rerun(self, text):\n        self.shell.run_cell(text)\n",
     );
+    w(
+        "shellpkg/demo.py",
+        "class Demo:\n    def run_cell(self, block):\n        return block\n\n    def __call__(self):\n        return self.run_cell('x')\n",
+    );
+    w(
+        "shellpkg/runner.py",
+        "def run_all(runner, cells):\n    for c in cells:\n        runner.run_cell(c)\n",
+    );
     let registry = in_memory_registry(&root);
     let r = ask_in(&registry, "who calls Shell.run_cell").await;
     assert!(cites(&r, "shellpkg/shell.py", 6), "{:?}", files(&r));
+    // Two classes define run_cell: the guess is kept where the receiver names the type.
     assert!(cites(&r, "shellpkg/magics.py", 6), "{:?}", files(&r));
+    assert!(!cites(&r, "shellpkg/runner.py", 3), "{:?}", files(&r));
+    let d = ask_in(&registry, "who calls Demo.run_cell").await;
+    assert!(cites(&d, "shellpkg/demo.py", 6), "{:?}", files(&d));
+    assert!(!cites(&d, "shellpkg/magics.py", 6), "{:?}", files(&d));
     let magics = r
         .relevant_files
         .iter()

@@ -9,6 +9,7 @@
 use explore_tools::ToolDetail;
 
 use super::routing::Doubt;
+use super::text;
 use explore_tools::code::answer::{Item, Origin};
 use explore_tools::code::{self, CodeAnswer, Operation};
 
@@ -41,6 +42,8 @@ pub struct Hit {
     pub via: Option<String>,
     /// Its declaration's first line, as the index keeps it (`pub(crate) struct X<T>`).
     pub signature: Option<String>,
+    /// A guessed caller: how many other methods the guess chose at its call site.
+    pub rivals: u32,
 }
 
 impl Hit {
@@ -79,6 +82,7 @@ impl Hit {
             origin: item.origin,
             via: item.via.clone(),
             signature: item.signature.clone(),
+            rivals: item.rivals,
         }
     }
 }
@@ -184,5 +188,56 @@ pub fn list_total(detail: Option<&ToolDetail>) -> usize {
             .map(|s| s.total.max(s.items.len()))
             .sum(),
         _ => 0,
+    }
+}
+
+/// Whether a line's call of method `method` is on a receiver that names type `owner`:
+/// the last name before `.method(` shares a word of three letters or more with it
+/// (`self.shell.run_cell(` and `InteractiveShell`, `self.conn_pool.get(` and
+/// `ConnectionPool`). A guess from the name alone is then most likely right.
+pub fn receiver_names(line: &str, method: &str, owner: &str) -> bool {
+    let owner_words: Vec<String> = text::split_words(owner)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3)
+        .collect();
+    let call = format!(".{method}(");
+    line.match_indices(&call).any(|(at, _)| {
+        let before = &line[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        text::split_words(&before[start..])
+            .iter()
+            .any(|w| owner_words.iter().any(|o| o == w))
+    })
+}
+
+#[cfg(test)]
+mod receiver_tests {
+    use super::receiver_names;
+
+    #[test]
+    fn a_receiver_names_the_type_by_a_word_of_it() {
+        let line = "        self.shell.run_cell(source, store_history=False)";
+        assert!(receiver_names(line, "run_cell", "InteractiveShell"));
+        assert!(!receiver_names(line, "run_cell", "Demo"));
+        assert!(receiver_names(
+            "p = self.conn_pool.get(key)",
+            "get",
+            "ConnectionPool"
+        ));
+        // Not the receiver of another call on the line, nor a call's result.
+        assert!(!receiver_names(
+            "shell.x(); ip.run_cell(c)",
+            "run_cell",
+            "InteractiveShell"
+        ));
+        assert!(!receiver_names(
+            "get_shell().run_cell(c)",
+            "run_cell",
+            "InteractiveShell"
+        ));
+        // Words shorter than three letters do not count.
+        assert!(!receiver_names("io.run(x)", "run", "IO"));
     }
 }

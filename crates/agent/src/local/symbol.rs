@@ -143,16 +143,36 @@ impl LocalPolicy {
                     self.note_dropped(sym, &hits, &chosen);
                     self.doubt_definitions(sym, &chosen);
                     chosen
-                } else if op != "callers" && hits.iter().any(|h| h.section.is_some() && !h.inferred)
-                {
+                } else if hits.iter().any(|h| h.section.is_some() && !h.inferred) {
                     // Calls the graph guessed from a name alone are noise next to linked
                     // ones, except a callee that is the only guess for its call: one
                     // method of that name in the repository (`job._modify(…)` on an
-                    // untyped parameter is `Job._modify`). Callers keep theirs (marked
-                    // guessed, after the linked ones): who calls a method is asked to
+                    // untyped parameter is `Job._modify`). A guessed caller is kept (marked
+                    // guessed, after the linked ones) when the guess had no rival, or
+                    // when its receiver names the target's type (`self.shell.run_cell(…)`
+                    // for `InteractiveShell.run_cell`): who calls a method is asked to
                     // find every call site, and in Python most are on receivers the graph
-                    // cannot type (`self.shell.run_cell(…)` in IPython's magics, click's
-                    // `cmd.make_context(…)`).
+                    // cannot type.
+                    let owner = hits
+                        .iter()
+                        .find(|h| h.section.is_none())
+                        .and_then(|t| t.name.as_deref())
+                        .and_then(|n| n.rsplit_once('.'))
+                        .map(|(o, m)| (o.to_string(), m.to_string()));
+                    let root = self.registry.root().path().to_path_buf();
+                    let likely_caller = |h: &Hit| {
+                        op == "callers"
+                            && (h.rivals == 0
+                                || owner.as_ref().is_some_and(|(o, m)| {
+                                    super::content::read_small(&root, &h.path)
+                                        .and_then(|t| {
+                                            t.lines()
+                                                .nth(h.line.saturating_sub(1) as usize)
+                                                .map(|l| evidence::receiver_names(l, m, o))
+                                        })
+                                        .unwrap_or(false)
+                                }))
+                    };
                     let only_guess = |h: &Hit| {
                         op == "callees"
                             && h.call_site.is_some()
@@ -162,8 +182,10 @@ impl LocalPolicy {
                                 .count()
                                 == 1
                     };
-                    let keep: Vec<bool> =
-                        hits.iter().map(|h| !h.inferred || only_guess(h)).collect();
+                    let keep: Vec<bool> = hits
+                        .iter()
+                        .map(|h| !h.inferred || only_guess(h) || likely_caller(h))
+                        .collect();
                     hits.into_iter()
                         .zip(keep)
                         .filter_map(|(h, k)| k.then_some(h))
@@ -1015,6 +1037,7 @@ mod tests {
             origin: Default::default(),
             via: None,
             signature: None,
+            rivals: 0,
         }
     }
 

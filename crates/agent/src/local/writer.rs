@@ -119,6 +119,11 @@ impl LocalPolicy {
                 }
             }
             _ => {
+                // One entry per symbol and place: a caller of two definitions of an
+                // ambiguous name (`Demo.__call__` calling `self.run_cell`, guessed to be
+                // both `Demo.run_cell` and `IPythonDemo.run_cell`) is one caller.
+                let mut seen: std::collections::HashSet<(&str, u32, Option<&str>)> =
+                    std::collections::HashSet::new();
                 let related: Vec<&&Entry> = primary
                     .iter()
                     .filter(|e| {
@@ -129,6 +134,7 @@ impl LocalPolicy {
                                 e.relation != Relation::Definition
                             }
                     })
+                    .filter(|e| seen.insert((e.path.as_str(), e.line, e.name.as_deref())))
                     .collect();
                 let named = &related[..related.len().min(MAX_NAMED)];
                 let rels: Vec<String> = named

@@ -302,6 +302,10 @@ pub struct Item {
     /// The call edge was guessed from the method name alone, not linked through a type.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inferred: bool,
+    /// A guessed caller: how many other methods of the name the guess also chose at
+    /// that call site (0: the name has one method, or the call is linked).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rivals: u32,
     /// Indirect subclasses: the class it inherits through; inherited methods: the class
     /// that declares them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -325,6 +329,7 @@ impl Item {
             call_path: None,
             depth: 0,
             inferred: false,
+            rivals: 0,
             via: None,
         }
     }

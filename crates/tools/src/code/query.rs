@@ -357,6 +357,10 @@ pub struct Hop {
     pub depth: u32,
     /// The edge was guessed from the method name alone.
     pub inferred: bool,
+    /// For a guessed caller: how many other methods the same guess chose at its call
+    /// site (every method of the name, `self.shell.run_cell(…)` → three `run_cell`s);
+    /// 0 when the name has one method, or the call was not guessed.
+    pub rivals: u32,
 }
 
 impl Hop {
@@ -427,12 +431,25 @@ fn walk_calls(store: &dyn GraphStore, id: SymbolId, depth: u32, up: bool) -> Wal
             .filter_map(|o| {
                 let (mut lines, inferred) = groups.remove(&o)?;
                 lines.sort_unstable();
+                let rivals = if up && inferred {
+                    let others: HashSet<SymbolId> = store
+                        .edges_out(o, EdgeKind::Calls, usize::MAX)
+                        .edges
+                        .iter()
+                        .filter(|e| e.inferred && e.to != at && lines.contains(&e.line))
+                        .map(|e| e.to)
+                        .collect();
+                    others.len() as u32
+                } else {
+                    0
+                };
                 Some(Hop {
                     id: o,
                     symbol: store.symbol(o)?,
                     lines,
                     depth: level,
                     inferred,
+                    rivals,
                 })
             })
             .collect();

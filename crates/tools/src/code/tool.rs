@@ -421,6 +421,7 @@ fn relation(
                         call_path: Some(call_path),
                         depth: hop.depth,
                         inferred: hop.inferred,
+                        rivals: hop.rivals,
                         ..Item::of(&hop.symbol)
                     }
                 })
