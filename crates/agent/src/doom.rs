@@ -5,7 +5,10 @@
 //!   keys sorted, strings trimmed) is not run again while its output is still in the
 //!   context; the model is told it has that result. A call that runs but whose findings
 //!   add no new file, symbol or line range (`grep -rn X .` after `rg -n X`) is a repeat
-//!   too. [`REPEAT_LIMIT`] repeats end the run.
+//!   too, once per turn: the calls of one turn are planned together (the local engine
+//!   asks for the callers of each of seventeen overrides of a name at once, most of them
+//!   called by nobody), so a turn that adds nothing is one repeat, not one per call.
+//!   [`REPEAT_LIMIT`] repeats end the run.
 //! - **Oscillation.** Calls alternating between two signatures, A-B-A-B.
 //! - **Stale turns.** [`STALE_TURN_LIMIT`] turns in a row that add no new file or
 //!   location to what the run knows.
@@ -58,6 +61,8 @@ pub struct DoomDetector {
     seen: HashMap<String, Seen>,
     history: Vec<String>,
     repeats: u32,
+    /// The last turn a call added nothing in (counted once per turn).
+    no_gain_turn: Option<u32>,
     stale_turns: u32,
     events: Vec<DoomEvent>,
     stopped: bool,
@@ -133,7 +138,8 @@ impl DoomDetector {
                 visible: true,
             },
         );
-        if !gained && !rerun {
+        if !gained && !rerun && self.no_gain_turn != Some(turn) {
+            self.no_gain_turn = Some(turn);
             self.repeat(turn, "no_gain", sig)?;
         }
         Ok(())
@@ -248,6 +254,21 @@ mod tests {
         assert!(d.stopped());
         let kinds: Vec<&str> = d.events().iter().map(|e| e.kind.as_str()).collect();
         assert_eq!(kinds, ["repeat", "no_gain", "repeat"]);
+    }
+
+    #[test]
+    fn calls_of_one_turn_that_add_nothing_are_one_repeat() {
+        let mut d = DoomDetector::default();
+        for sig in ["code callers A.x", "code callers B.x", "code callers C.x"] {
+            assert_eq!(d.check(2, sig).unwrap(), Verdict::Run);
+            d.ran(2, sig, false, false).unwrap();
+        }
+        assert_eq!(d.repeats(), 1);
+        assert!(!d.stopped());
+        // Another turn that adds nothing counts again.
+        d.check(3, "code callers D.x").unwrap();
+        d.ran(3, "code callers D.x", false, false).unwrap();
+        assert_eq!(d.repeats(), 2);
     }
 
     #[test]
