@@ -2054,3 +2054,46 @@ fn rust_const_usages() {
         "LIMIT (const) at crates/a/src/parser.rs:1\n\nRead or assigned by:\n  DOUBLE (const) at crates/a/src/parser.rs:2\n  under (function) at crates/a/src/run.rs:4\n  checked (function) at crates/a/src/run.rs:8\n  main (function) at crates/b/src/main.rs:2"
     );
 }
+
+/// A whole `require('m')` is the module's `module.exports`: its default export when it
+/// assigns one (a class `extends` it, a call calls it), the module itself when it only
+/// adds `exports.f` members (which `m.f()` then names).
+#[test]
+fn a_whole_require_is_what_module_exports_holds() {
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
+    w(
+        "lib/base-cmd.js",
+        "class BaseCommand {\n  exec () {}\n}\n\nmodule.exports = BaseCommand\n",
+    );
+    w(
+        "lib/commands/install.js",
+        "const BaseCommand = require('../base-cmd.js')\nconst util = require('../util')\n\nclass Install extends BaseCommand {\n  exec () {\n    return util.quote('x')\n  }\n}\n\nmodule.exports = Install\n",
+    );
+    w(
+        "lib/commands/ci.js",
+        "const Install = require('./install')\n\nclass CI extends Install {}\n\nmodule.exports = CI\n",
+    );
+    w(
+        "lib/util.js",
+        "exports.quote = function (s) {\n  return s\n}\n",
+    );
+    let tool = repo.tool();
+    let subs = text(
+        &tool,
+        json!({"operation": "implementations", "symbol": "BaseCommand"}),
+    );
+    assert!(
+        subs.contains("Install (class) at lib/commands/install.js:4"),
+        "{subs}"
+    );
+    assert!(
+        subs.contains("CI (class) at lib/commands/ci.js:3"),
+        "{subs}"
+    );
+    let callers = text(&tool, json!({"operation": "callers", "symbol": "quote"}));
+    assert!(
+        callers.contains("Install.exec (method) at lib/commands/install.js:6"),
+        "{callers}"
+    );
+}

@@ -24,8 +24,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{
-    CallTarget, DEFAULT_EXPORT, FileFacts, ImplBlock, Path, RawSymbol, Recv, SELF_MODULE, STAR,
-    go_import_name,
+    COMMONJS_EXPORTS, CallTarget, DEFAULT_EXPORT, FileFacts, ImplBlock, Path, RawSymbol, Recv,
+    SELF_MODULE, STAR, go_import_name,
 };
 use super::model::{Edge, EdgeKind, FileInfo, Kind, Language, Symbol, SymbolId};
 
@@ -1577,6 +1577,10 @@ pub(super) trait Tables {
         };
         match name {
             None => Some(Ent::Module(m)),
+            // `require('m')` whole: its default export if it assigns `module.exports`.
+            Some(COMMONJS_EXPORTS) => self
+                .js_member(m, DEFAULT_EXPORT, depth)
+                .or(Some(Ent::Module(m))),
             Some(n) => self.js_member(m, n, depth),
         }
     }

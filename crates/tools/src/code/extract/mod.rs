@@ -23,7 +23,7 @@ mod java;
 mod python;
 mod rust;
 mod ts;
-pub(crate) use ts::{DEFAULT_EXPORT, SELF_MODULE, STAR};
+pub(crate) use ts::{COMMONJS_EXPORTS, DEFAULT_EXPORT, SELF_MODULE, STAR};
 
 #[cfg(test)]
 use std::sync::OnceLock;

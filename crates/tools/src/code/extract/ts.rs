@@ -58,6 +58,13 @@ const GLOBALS: [&str; 22] = [
 /// The name CommonJS and ES default exports are recorded under.
 pub(crate) const DEFAULT_EXPORT: &str = "default";
 
+/// What a whole `require('m')` binds (`const Base = require('./base-cmd.js')`): the
+/// module's `module.exports`, which is its default export when it assigns one
+/// (`module.exports = BaseCommand`: a class `extends Base` then names), else the module
+/// itself (`exports.f = …`: `m.f` is its member). Not an identifier, so no export is
+/// named so.
+pub(crate) const COMMONJS_EXPORTS: &str = "module.exports";
+
 /// The module specifier of the file itself (its own `export default X`).
 pub(crate) const SELF_MODULE: &str = "";
 
@@ -403,7 +410,11 @@ impl Extractor<'_> {
             if let Some((module, member)) = value.and_then(|v| require_of(v, src)) {
                 // `const x = require('m')`, `const { a, b: c } = require('m')`.
                 match name.kind() {
-                    "identifier" => self.bind(text(name, src), &module, member.as_deref()),
+                    "identifier" => self.bind(
+                        text(name, src),
+                        &module,
+                        Some(member.as_deref().unwrap_or(COMMONJS_EXPORTS)),
+                    ),
                     "object_pattern" => {
                         for p in named_children(name) {
                             let (imported, local) = match p.kind() {
