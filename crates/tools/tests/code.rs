@@ -2097,3 +2097,31 @@ fn a_whole_require_is_what_module_exports_holds() {
         "{callers}"
     );
 }
+
+/// A CommonJS mixin (`module.exports = cls => class Reifier extends cls { … }`) is a
+/// class of the module like any other: its methods are found.
+#[test]
+fn a_commonjs_mixin_class_is_the_modules_class() {
+    let repo = Repo::empty();
+    repo.write(
+        "lib/reify.js",
+        "const fs = require('fs')\n\nmodule.exports = cls => class Reifier extends cls {\n  async reify (options) {\n    return this.diff(options)\n  }\n\n  diff (o) {\n    return o\n  }\n}\n",
+    );
+    let tool = repo.tool();
+    let found = text(
+        &tool,
+        json!({"operation": "find", "symbol": "Reifier.reify"}),
+    );
+    assert!(
+        found.contains("Reifier.reify (method) at lib/reify.js:4"),
+        "{found}"
+    );
+    let callers = text(
+        &tool,
+        json!({"operation": "callers", "symbol": "Reifier.diff"}),
+    );
+    assert!(
+        callers.contains("Reifier.reify (method) at lib/reify.js:5"),
+        "{callers}"
+    );
+}

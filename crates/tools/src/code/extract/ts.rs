@@ -389,6 +389,18 @@ impl Extractor<'_> {
                     self.bind(DEFAULT_EXPORT, SELF_MODULE, Some(name));
                 }
             }
+            // A mixin: `module.exports = cls => class Reifier extends cls { … }` (npm's
+            // arborist builds its Arborist class of a dozen so). The class is the
+            // module's code; its base is the parameter, which names nothing.
+            (None, "arrow_function") => {
+                if let Some(body) = right.child_by_field_name("body")
+                    && body.kind() == "class"
+                    && let Some(name) = name_of(body, src)
+                {
+                    self.class(body, outer);
+                    self.bind(DEFAULT_EXPORT, SELF_MODULE, Some(name));
+                }
+            }
             (Some(name), _) if is_fn => {
                 self.function(name, Kind::Function, Vec::new(), e, right, outer);
             }
