@@ -160,17 +160,22 @@ impl LocalPolicy {
                         .and_then(|n| n.rsplit_once('.'))
                         .map(|(o, m)| (o.to_string(), m.to_string()));
                     let root = self.registry.root().path().to_path_buf();
-                    let likely_caller = |h: &Hit| {
+                    // Each calling file is read once, however many calls it holds.
+                    let mut texts: HashMap<String, Option<String>> = HashMap::new();
+                    let mut likely_caller = |h: &Hit| {
                         op == "callers"
                             && (h.rivals == 0
                                 || owner.as_ref().is_some_and(|(o, m)| {
-                                    super::content::read_small(&root, &h.path)
-                                        .and_then(|t| {
-                                            t.lines()
-                                                .nth(h.line.saturating_sub(1) as usize)
-                                                .map(|l| evidence::receiver_names(l, m, o))
+                                    texts
+                                        .entry(h.path.clone())
+                                        .or_insert_with(|| {
+                                            super::content::read_small(&root, &h.path)
                                         })
-                                        .unwrap_or(false)
+                                        .as_deref()
+                                        .and_then(|t| {
+                                            t.lines().nth(h.line.saturating_sub(1) as usize)
+                                        })
+                                        .is_some_and(|l| evidence::receiver_names(l, m, o))
                                 }))
                     };
                     let only_guess = |h: &Hit| {
