@@ -1003,11 +1003,11 @@ pub(super) fn choose_definitions(sym: &SymbolRef, hits: Vec<Hit>) -> Vec<Hit> {
 /// meets comes first: tokio's `pub struct JoinHandle` in `runtime/task/join.rs`, before
 /// the `pub(crate)` stand-ins of `blocking.rs`.
 fn exported(h: &Hit) -> bool {
+    use explore_tools::code::Language;
     let name = h.name.as_deref().unwrap_or_default();
     let leaf = name.rsplit('.').next().unwrap_or(name);
-    let ext = h.path.rsplit_once('.').map_or("", |(_, e)| e);
-    match ext {
-        "rs" => {
+    match Language::of_path(&h.path) {
+        Some(Language::Rust) => {
             h.kind.as_deref() == Some("method")
                 || h.signature.as_deref().is_some_and(|s| {
                     s.trim_start()
@@ -1015,8 +1015,8 @@ fn exported(h: &Hit) -> bool {
                         .is_some_and(|rest| rest.starts_with(char::is_whitespace))
                 })
         }
-        "go" => leaf.chars().next().is_some_and(char::is_uppercase),
-        "py" | "pyi" => !name
+        Some(Language::Go) => leaf.chars().next().is_some_and(char::is_uppercase),
+        Some(Language::Python) => !name
             .split('.')
             .any(|part| part.starts_with('_') && !part.starts_with("__")),
         _ => true,
