@@ -1205,3 +1205,103 @@ async fn callers_on_untyped_receivers_are_kept_beside_linked_ones_and_marked_gue
         .unwrap_or_default();
     assert!(magics.contains("guessed"), "{magics}");
 }
+
+/// A type asked for by description ("error type that keeps …", "the enum saying …") is
+/// cited at the type whose doc and fields say it, not at the functions of its file, nor
+/// at the type whose name is the question's plain word in another case (`Error`).
+#[tokio::test]
+async fn a_described_type_is_cited_at_its_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    let w = |p: &str, s: &str| write_file(&root, p, s);
+    w("Cargo.toml", "[package]\nname = \"app\"\n");
+    w(
+        "src/error.rs",
+        "/// The default error type: the input and the kind of error.
+pub struct Error<I> {
+    pub input: I,
+    pub code: ErrorKind,
+}
+
+pub enum ErrorKind {
+    Tag,
+    Char,
+}
+
+/// Makes an error from the input and a kind.
+pub fn make_error<I>(input: I, code: ErrorKind) -> Error<I> {
+    Error { input, code }
+}
+
+/// Adds a context to an error and keeps the previous ones.
+pub fn add_context<I>(input: I, ctx: &'static str, other: VerboseError<I>) -> VerboseError<I> {
+    other
+}
+
+/// Accumulates errors and their contexts while backtracking, so that a readable
+/// message can show the whole trail.
+pub struct VerboseError<I> {
+    /// The trail: each input with its context or char.
+    pub errors: Vec<(I, VerboseErrorKind)>,
+}
+
+pub enum VerboseErrorKind {
+    Context(&'static str),
+    Char(char),
+}
+",
+    );
+    w(
+        "src/internal.rs",
+        "/// Contains information on needed data if a parser returned `Incomplete`.
+pub enum Needed {
+    /// Needs more data, but we do not know how much.
+    Unknown,
+    /// Contains the number of needed bytes.
+    Size(usize),
+}
+
+/// Runs a streaming parser and asks for more input when it wants it.
+pub fn complete<I>(input: I) -> Result<I, Needed> {
+    Ok(input)
+}
+
+/// How much input a parser consumed.
+pub fn consumed(input: &str) -> usize {
+    input.len()
+}
+",
+    );
+    w(
+        "src/lib.rs",
+        "pub mod error;\npub mod internal;\n/// Parses input streaming.\npub fn parse(input: &str) -> usize {\n    input.len()\n}\n",
+    );
+    let registry = in_memory_registry(&root);
+    first_cites(
+        &registry,
+        &[
+            (
+                "error type that keeps the whole trail of contexts and chars for a readable message",
+                ("src/error.rs", 24),
+            ),
+            (
+                "the enum saying how much more input a streaming parser wants",
+                ("src/internal.rs", 2),
+            ),
+        ],
+    )
+    .await;
+    let r = ask_in(
+        &registry,
+        "error type that keeps the whole trail of contexts and chars for a readable message",
+    )
+    .await;
+    // The answer names it first (the locations are in line order).
+    let first = r.answer.find("`VerboseError` at src/error.rs:24");
+    let other = r.answer.find("`Error` at");
+    assert!(
+        first.is_some() && other.is_none_or(|o| o > first.unwrap_or(0)),
+        "{}",
+        r.answer
+    );
+}

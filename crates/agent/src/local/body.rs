@@ -244,6 +244,44 @@ pub fn chosen(ranked: &[BodyMatch], top: bool) -> Vec<usize> {
 /// Each line is split once and keeps only the question's forms it holds, so a file of a
 /// thousand functions costs one pass, not one per function and term.
 pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) -> Vec<BodyMatch> {
+    rank_spans(idx, file, source, q, Scope::Bodies)
+}
+
+/// Scores the type definitions of file `file` of the `kinds` a question asks for ("the
+/// enum saying how much more input a parser wants", "trait that splits the input at the
+/// first character failing a predicate"), as [`rank_bodies`] scores functions: each
+/// definition's doc comment and body (fields, variants, members) is a small document.
+///
+/// Such a question describes the type rather than naming it, and the description is in
+/// the doc comment above it (`/// Contains information on needed data`) and in its
+/// fields, which name matching reads only in part: without this the file is found but
+/// its functions are cited, not the type.
+pub fn rank_types(
+    idx: &LexIndex,
+    file: usize,
+    source: &str,
+    q: &Question<'_>,
+    kinds: &[&str],
+) -> Vec<BodyMatch> {
+    rank_spans(idx, file, source, q, Scope::Types(kinds))
+}
+
+/// Which definitions of a file are scored, and over which lines.
+#[derive(Clone, Copy)]
+enum Scope<'a> {
+    /// Functions and methods, over their bodies.
+    Bodies,
+    /// Definitions of these kinds, over their doc comment and body.
+    Types(&'a [&'a str]),
+}
+
+fn rank_spans(
+    idx: &LexIndex,
+    file: usize,
+    source: &str,
+    q: &Question<'_>,
+    scope: Scope<'_>,
+) -> Vec<BodyMatch> {
     let Question {
         terms,
         weights,
@@ -268,9 +306,24 @@ pub fn rank_bodies(idx: &LexIndex, file: usize, source: &str, q: &Question<'_>) 
         .iter()
         .copied()
         .filter_map(|si| idx.symbol(si).map(|s| (si, s)))
-        .filter(|(_, s)| scored(s, &lines, tests_asked))
+        .filter(|(_, s)| match scope {
+            Scope::Bodies => scored(s, &lines, tests_asked),
+            // Not the `impl` block the graph names after a type from outside the
+            // repository (`impl ParseError<I> for (I, ErrorKind)`): that defines no type.
+            Scope::Types(kinds) => {
+                kinds.contains(&s.kind.as_str())
+                    && !(s.line as usize)
+                        .checked_sub(1)
+                        .and_then(|i| lines.get(i))
+                        .is_some_and(|l| l.trim_start().starts_with("impl"))
+            }
+        })
         .filter_map(|(si, s)| {
             let a = (s.line as usize).checked_sub(1)?;
+            let a = match scope {
+                Scope::Bodies => a,
+                Scope::Types(_) => doc_start(&lines, a),
+            };
             let b = (s.end_line.max(s.line) as usize).min(lines.len());
             let body = lines.get(a..b)?;
             let words: Vec<String> = if phrases.is_empty() {
@@ -433,6 +486,23 @@ fn impl_header(lines: &[&str], at: usize) -> Option<usize> {
         .find(|&i| !lines[i].trim().is_empty() && indent(lines[i]) < own)?;
     let t = lines[h].trim_start();
     ((t.starts_with("impl ") || t.starts_with("impl<")) && t.contains(" for ")).then_some(h)
+}
+
+/// The first line of the doc comment and attributes right above 0-based line `at` (`///`,
+/// `//`, `#`, `/** … */`, `#[derive(…)]`, `@Annotation`), or `at` when there are none.
+fn doc_start(lines: &[&str], at: usize) -> usize {
+    let mut start = at;
+    while start > 0 {
+        let l = lines[start - 1].trim_start();
+        let comment = ["//", "#", "/*", "*", "@", "--"]
+            .iter()
+            .any(|p| l.starts_with(p));
+        if !comment || l.is_empty() {
+            break;
+        }
+        start -= 1;
+    }
+    start
 }
 
 /// Every form a question term matches in (itself and its synonyms), once.
@@ -944,5 +1014,87 @@ func parseRequestHeader(c *Client, r *Request) error {
             best_bodies(&idx, &[(0, SETTERS), (1, MIDDLEWARE)], &q),
             vec![0.0, 0.0]
         );
+    }
+
+    /// A type asked for by description is found by its doc comment and variants, not by
+    /// its name; an `impl` block for an outside type is no type definition.
+    #[test]
+    fn a_described_type_is_found_by_its_doc_and_variants() {
+        let src = "\
+/// The result of a parse: the rest of the input and the output.
+pub type IResult<I, O> = Result<(I, O), Err>;
+
+/// Contains information on needed data if a parser returned `Incomplete`
+#[derive(Debug)]
+pub enum Needed {
+  /// Needs more data, but we do not know how much
+  Unknown,
+  /// Contains the number of needed bytes
+  Size(usize),
+}
+
+// kept for the parsers that stream their input
+impl ParseError for (Input, More) {
+  fn more(self) -> bool { true }
+}
+
+/// Reports how much input was consumed by a parser.
+pub fn consumed(input: &str) -> usize {
+  input.len()
+}
+";
+        let sym = |name: &str, kind: &str, line: u32, end_line: u32| SymbolInfo {
+            name: name.into(),
+            display: name.into(),
+            kind: kind.into(),
+            file: 0,
+            line,
+            end_line,
+            doc: String::new(),
+        };
+        let idx = LexIndex::build(Corpus {
+            files: vec!["src/internal.rs".into()],
+            symbols: vec![
+                sym("IResult", "type", 2, 2),
+                sym("Needed", "type", 6, 11),
+                sym("(Input, More)", "type", 14, 16),
+                sym("consumed", "function", 19, 21),
+            ],
+            edges: Vec::new(),
+        });
+        let ask = |question: &str, kinds: &[&str]| {
+            let (terms, weights): (Vec<String>, Vec<f64>) =
+                text::query_terms_weighted(question).into_iter().unzip();
+            let q = Question {
+                terms: &terms,
+                weights: &weights,
+                phrases: &[],
+                names: &[],
+            };
+            rank_types(&idx, 0, src, &q, kinds)
+                .into_iter()
+                .filter(BodyMatch::strong)
+                .map(|m| idx.corpus().symbols[m.symbol].name.clone())
+                .collect::<Vec<_>>()
+        };
+        let got = ask(
+            "the enum saying how much more input a streaming parser wants",
+            &["type", "class"],
+        );
+        assert_eq!(got.first().map(String::as_str), Some("Needed"), "{got:?}");
+        assert!(!got.contains(&"(Input, More)".to_string()), "{got:?}");
+        // Functions are not types: the function that says "input" and "parser" is not cited.
+        assert!(!got.contains(&"consumed".to_string()), "{got:?}");
+        // Only the kinds asked for: a trait question finds no enum.
+        assert!(
+            ask(
+                "the trait saying how much more input a parser wants",
+                &["interface"]
+            )
+            .is_empty()
+        );
+        let lines: Vec<&str> = src.lines().collect();
+        assert_eq!(doc_start(&lines, 5), 3);
+        assert_eq!(doc_start(&lines, 1), 0);
     }
 }

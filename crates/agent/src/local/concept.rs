@@ -268,6 +268,7 @@ impl LocalPolicy {
             .zip(&query.weights)
             .map(|(&w, &asked)| if asked < 1.0 { CITE_ACTION_WEIGHT } else { w })
             .collect();
+        let type_kinds = query::asked_type_kinds(&query.raw);
         let bodies: Vec<Vec<usize>> = ranked
             .iter()
             .enumerate()
@@ -283,17 +284,13 @@ impl LocalPolicy {
                 let Some(text) = text else {
                     return Vec::new();
                 };
-                let all = body::rank_bodies(
-                    idx,
-                    r.file,
-                    &text,
-                    &body::Question {
-                        terms: &query.terms,
-                        weights: &cite_weights,
-                        phrases: &phrases,
-                        names: &names,
-                    },
-                );
+                let question = body::Question {
+                    terms: &query.terms,
+                    weights: &cite_weights,
+                    phrases: &phrases,
+                    names: &names,
+                };
+                let all = body::rank_bodies(idx, r.file, &text, &question);
                 // `-vv`: which functions of the file match the question, and how well.
                 for m in all.iter().take(5) {
                     tracing::debug!(
@@ -304,7 +301,23 @@ impl LocalPolicy {
                         m.strong()
                     );
                 }
-                body::chosen(&all, rank == 0)
+                let mut chosen = body::chosen(&all, rank == 0);
+                // A question describing a type ("the enum saying …") is answered by the
+                // type whose doc and fields say it, cited before any function.
+                if let Some(kinds) = type_kinds {
+                    let types = body::rank_types(idx, r.file, &text, &question, kinds);
+                    if let Some(m) = types.first().filter(|m| m.strong()) {
+                        tracing::debug!(
+                            "type rank: {path} {} score={:.3} terms={:.1}",
+                            idx.symbol(m.symbol).unwrap_or_default().display,
+                            m.score,
+                            m.terms
+                        );
+                        chosen.retain(|&si| si != m.symbol);
+                        chosen.insert(0, m.symbol);
+                    }
+                }
+                chosen
             })
             .collect();
         // The symbol to follow through the call graph (see below), cited in the top file.

@@ -914,6 +914,46 @@ const USE_PARTICIPLES: &[&str] = &[
     "logged",
 ];
 
+/// The kinds of definition a question describing a type asks for, when its head noun is
+/// a type word: "the enum saying how much more input a parser wants", "trait that splits
+/// the input …", "error type that keeps the whole trail of contexts", "which struct holds
+/// the reader's headers". The type word must come within the first three words after an
+/// opener ("where is", "find", "which", an article); a question that opens with a
+/// question word of its own ("how are types checked") asks about behaviour.
+///
+/// An enum is a `type` in the code graph's kinds (Rust, Java, TypeScript) or a `class`
+/// (Python's `Enum` subclasses); "type" alone is any kind of type.
+pub fn asked_type_kinds(raw: &str) -> Option<&'static [&'static str]> {
+    const OPENERS: &[&str] = &[
+        "where", "where's", "is", "are", "find", "show", "me", "which", "what", "the", "a", "an",
+    ];
+    let words: Vec<String> = raw
+        .split_whitespace()
+        .take(8)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .collect();
+    if words.first().is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "how" | "why" | "when" | "does" | "do" | "can" | "should" | "who"
+        )
+    }) {
+        return None;
+    }
+    let head = words.iter().skip_while(|w| OPENERS.contains(&w.as_str()));
+    head.take(3).find_map(|w| match w.as_str() {
+        "enum" | "enums" | "enumeration" => Some(&["type", "class"][..]),
+        "trait" | "traits" | "interface" | "interfaces" | "protocol" => Some(&["interface"][..]),
+        "struct" | "structs" => Some(&["struct", "class"][..]),
+        "class" | "classes" => Some(&["class", "struct"][..]),
+        "type" | "types" => Some(&["struct", "interface", "class", "type"][..]),
+        _ => None,
+    })
+}
+
 /// Whether the question asks for direct relations only ("which classes subclass Cache
 /// directly", "the direct implementers of Zone"), not those through another one.
 /// "Directly or not", "directly or indirectly", "direct or through another" ask for all.
@@ -1425,8 +1465,8 @@ fn is_standalone_word(w: &str) -> bool {
 /// `(not the Logger method)`), a negated clause (`, not the method on Afero`) and a
 /// relative clause (`that CopyOnWriteFs and CacheOnReadFs share`). Returns the rest, the
 /// dotted or plain words of the asides that name a place, and whether an aside rules
-/// out methods.
-fn strip_asides(slot: &str) -> (String, Vec<String>, bool) {
+/// out methods. The last value says whether a relative clause was taken out.
+fn strip_asides(slot: &str) -> (String, Vec<String>, bool, bool) {
     let mut rest = String::new();
     let mut places = Vec::new();
     let mut not_method = false;
@@ -1487,8 +1527,9 @@ fn strip_asides(slot: &str) -> (String, Vec<String>, bool) {
             .take(pos)
             .collect::<Vec<_>>()
             .join(" ");
+        return (rest, places, not_method, true);
     }
-    (rest, places, not_method)
+    (rest, places, not_method, false)
 }
 
 /// Reads one aside: a negation of methods, or dotted lower-case module paths.
@@ -1530,7 +1571,7 @@ fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
 /// it lives ("in afero's mem package", "the logrus TextFormatter", "(marshmallow.validate)").
 /// Owners become part of the name; places become `within` words, which only narrow.
 fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
-    let (slot, mut places, not_method) = strip_asides(&join_param_lists(slot));
+    let (slot, mut places, not_method, clause) = strip_asides(&join_param_lists(slot));
     // A place said as such ("in package errs", "storage/sql.py", "(marshmallow.validate)")
     // marks the word before it as a name.
     let mut named_place = !places.is_empty();
@@ -1629,7 +1670,14 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     }
     // "the map operator", "the retry helper": in a slot that holds a name, a plain word
     // and a noun saying what sort of thing it is name the word.
-    let mut described = false;
+    // "error type that keeps the whole trail of contexts", "position type that stays put
+    // under concurrent edits": a plain word named a type and then described is the
+    // user's word for it, not its name (`VerboseError`, `RelativePosition`).
+    let mut described = clause
+        && matches!(
+            kind,
+            Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
+        );
     let mut joined = None;
     if (relaxed || !after.is_empty())
         && names.len() == 2
@@ -2095,6 +2143,68 @@ mod tests {
             parse("what does Uri::from_shared call to parse the bytes").intent,
             Intent::Callees(sym("Uri.from_shared"))
         );
+    }
+
+    #[test]
+    fn a_type_word_heads_a_described_type_question() {
+        for (q, kinds) in [
+            (
+                "the enum saying how much more input a streaming parser wants",
+                &["type", "class"][..],
+            ),
+            (
+                "trait that splits the input at the first failing character",
+                &["interface"][..],
+            ),
+            (
+                "where is the struct that keeps a reader's headers",
+                &["struct", "class"][..],
+            ),
+            (
+                "error type that keeps the whole trail of contexts",
+                &["struct", "interface", "class", "type"][..],
+            ),
+        ] {
+            assert_eq!(asked_type_kinds(q), Some(kinds), "{q}");
+        }
+        for q in [
+            "how are types checked",
+            "where does the parser read the input type",
+            "who calls the Type constructor",
+        ] {
+            assert_eq!(asked_type_kinds(q), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn a_plain_word_named_a_type_then_described_is_a_description() {
+        for (q, name) in [
+            (
+                "error type that keeps the whole trail of contexts and chars",
+                "error",
+            ),
+            (
+                "position type that stays at the same place under concurrent edits",
+                "position",
+            ),
+        ] {
+            let Intent::Definition(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert_eq!(s.name, name, "{q}");
+            assert!(s.described, "{q}");
+        }
+        // A name written as one, or with no clause after it, is a name.
+        for q in [
+            "the ParseError type that has the line and column of a syntax error",
+            "the parser struct in toml",
+            "config struct of the hcl printer",
+        ] {
+            let Intent::Definition(s) = parse(q).intent else {
+                panic!("{q}: {:?}", parse(q).intent)
+            };
+            assert!(!s.described, "{q}: {s:?}");
+        }
     }
 
     #[test]

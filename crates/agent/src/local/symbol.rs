@@ -93,6 +93,29 @@ impl LocalPolicy {
             other => other,
         };
         match answer {
+            // A described plain word ("error type that keeps the whole trail of
+            // contexts") that only matches names in another case (`Error`) is the
+            // user's word for the type, not its name: the description ranks.
+            Reply::Hits(hits, _)
+                if definition
+                    && sym.described
+                    && !hits.is_empty()
+                    && !hits.iter().any(|h| {
+                        h.name
+                            .as_deref()
+                            .and_then(|n| n.rsplit('.').next())
+                            .is_some_and(|n| n == sym.leaf())
+                    }) =>
+            {
+                self.doubts.push(Doubt::NotInGraph);
+                if let Some(other) = hits.iter().find_map(|h| h.name.as_deref()) {
+                    self.fallback = Some(format!(
+                        "No symbol is named `{}` in that case (`{other}` is), so the question reads as a description",
+                        sym.leaf()
+                    ));
+                }
+                self.concept_fallback(query, sym)
+            }
             Reply::Hits(hits, _)
                 if definition
                     && !hits.is_empty()
