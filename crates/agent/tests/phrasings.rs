@@ -252,6 +252,7 @@ fn relation_phrasings(rel: Relation, x: &str) -> Vec<String> {
             "give me all the methods of {x}",
             "list all methods on {x}",
             "can you list the methods of {x}",
+            "what can I do with a {x} value",
         ],
     };
     v.iter().map(|p| p.replace("{x}", x)).collect()

@@ -294,6 +294,15 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("methods on ", "", METHODS, true),
     ("methods in ", "", METHODS, true),
     ("", " methods", METHODS, true),
+    // "what can I do with a toml.LocalDate value", "what can LineStart do": its methods.
+    ("what can i do with ", " value", METHODS, true),
+    ("what can i do with ", " object", METHODS, true),
+    ("what can i do with ", " instance", METHODS, true),
+    ("what can i do with ", "", METHODS, true),
+    ("what can you do with ", "", METHODS, true),
+    ("what can we do with ", "", METHODS, true),
+    ("what can one do with ", "", METHODS, true),
+    ("what can ", " do", METHODS, true),
     // overrides: every definition of the method's name
     ("which classes override ", "", OVERRIDES, true),
     ("what classes override ", "", OVERRIDES, true),
@@ -2143,6 +2152,20 @@ mod tests {
             parse("what does Uri::from_shared call to parse the bytes").intent,
             Intent::Callees(sym("Uri.from_shared"))
         );
+    }
+
+    #[test]
+    fn what_can_i_do_with_a_type_asks_for_its_methods() {
+        for (q, name) in [
+            (
+                "what can I do with a toml.LocalDate value",
+                "toml.LocalDate",
+            ),
+            ("what can you do with a Source", "Source"),
+            ("what can LineStart do", "LineStart"),
+        ] {
+            assert_eq!(parse(q).intent, Intent::Methods(sym(name)), "{q}");
+        }
     }
 
     #[test]
