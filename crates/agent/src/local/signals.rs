@@ -54,6 +54,10 @@ pub enum Source {
     Frame,
     /// A path written in the text (`container.py:187`, `src/app/views.py`).
     Mention,
+    /// A link to a file of a code host (`https://github.com/o/r/blob/<ref>/pkg/x.py#L851`):
+    /// the reporter points at the code. Only a link whose whole path is a file of the
+    /// repository counts: reports link other projects' files too.
+    Link,
     /// An error message some source file spells out.
     Raised,
     /// A command-line option some source file registers.
@@ -76,6 +80,7 @@ impl Source {
             Source::InnermostFrame => 1.0,
             Source::Frame => 0.4,
             Source::Mention => 0.8,
+            Source::Link => 1.0,
             Source::Raised => 0.8,
             Source::CommandOption => 0.8,
             Source::Keyword => 0.8,
@@ -151,6 +156,15 @@ fn leaf(qualified: &str) -> String {
 static PATH: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?:^|[\s(`'\x22\[])((?:[\w.-]+/)*[\w-]+\.(?:py|go|ts|tsx|js|jsx|mjs|cjs|rs|java|rb))(?::(\d+))?\b",
+    )
+});
+
+/// A link to a file on a code host: GitHub's and Gitea's `/<owner>/<repo>/blob/<ref>/<path>`
+/// (`tree`, `raw` and `src` too), GitLab's `/-/blob/`; group 1 is the path, without the
+/// line anchor or query.
+static LINK: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"https?://[\w.-]+/[\w.-]+/[\w.-]+/(?:-/)?(?:blob|tree|raw|src)/[\w.-]+/([^\s#?)\]>'\x22`]+)",
     )
 });
 
@@ -247,6 +261,12 @@ pub fn of(question: &str) -> Vec<Hint> {
             hints.push(Hint {
                 target: Target::Message(c[1].trim().to_string()),
                 source: Source::Raised,
+            });
+        }
+        for c in LINK.captures_iter(line) {
+            hints.push(Hint {
+                target: Target::Path(c[1].trim_end_matches('.').to_string()),
+                source: Source::Link,
             });
         }
         // Paths written anywhere (a frame's path was taken above).
@@ -371,7 +391,11 @@ pub fn bonuses(
         seen.push(&h.target);
         match &h.target {
             Target::Path(p) => {
-                let files = files_for_path(index.files(), p);
+                let files = if h.source == Source::Link {
+                    files_at_path(index.files(), p)
+                } else {
+                    files_for_path(index.files(), p)
+                };
                 if files.is_empty() {
                     continue;
                 }
@@ -602,6 +626,23 @@ fn files_for_path(files: &[String], written: &str) -> Vec<usize> {
         }
     }
     Vec::new()
+}
+
+/// The files whose path is `written` whole: the repository's own (`pkg/x.py`) or, in a
+/// tree that holds it under a directory, `…/pkg/x.py`; never a shorter suffix, which a
+/// link into another project would match by chance (`tests/test_writer.py`).
+fn files_at_path(files: &[String], written: &str) -> Vec<usize> {
+    let written = written.trim_matches('/');
+    if !written.contains('/') {
+        return Vec::new();
+    }
+    let under = format!("/{written}");
+    files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| *f == written || f.ends_with(&under))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The symbols a written name means: its qualified form (`Node.__hash__`) when some
@@ -945,5 +986,42 @@ mod tests {
         assert_eq!(get(3), None);
         let nodes = b.iter().find(|x| x.0 == 2).unwrap();
         assert_eq!(nodes.2, vec![2]);
+    }
+
+    #[test]
+    fn a_link_to_a_file_of_the_repository_points_at_it() {
+        let report = "trigger() raises AttributeError, not MachineError\n\
+            This is due to the try/except in https://github.com/o/pkg/blob/c2755e/src/pkg/compiler.py#L851-L852\n\
+            and the same as https://github.com/o/other/blob/master/tests/test_nodes.py#L3 in another project,\n\
+            see also https://gitlab.com/o/pkg/-/blob/main/pkg/nodes.py?ref_type=heads.";
+        let hints = of(report);
+        let links: Vec<&Target> = hints
+            .iter()
+            .filter(|h| h.source == Source::Link)
+            .map(|h| &h.target)
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                &Target::Path("src/pkg/compiler.py".into()),
+                &Target::Path("tests/test_nodes.py".into()),
+                &Target::Path("pkg/nodes.py".into()),
+            ]
+        );
+        let b = bonuses(&LexIndex::build(corpus()), &hints, &mut |_| None);
+        let get = |f: usize| b.iter().find(|x| x.0 == f).map(|x| x.1);
+        // compiler.py by its whole path, nodes.py under `src/`.
+        assert!(get(1).is_some_and(|w| w >= 1.0), "{b:?}");
+        assert!(get(2).is_some_and(|w| w >= 1.0), "{b:?}");
+        // The other project's `tests/test_nodes.py` is this one's too, by its whole path;
+        // a shorter suffix never counts.
+        assert_eq!(
+            files_at_path(&corpus().files, "other/tests/test_nodes.py"),
+            Vec::<usize>::new()
+        );
+        assert_eq!(
+            files_at_path(&corpus().files, "compiler.py"),
+            Vec::<usize>::new()
+        );
     }
 }
