@@ -58,6 +58,10 @@ pub enum Source {
     /// the reporter points at the code. Only a link whose whole path is a file of the
     /// repository counts: reports link other projects' files too.
     Link,
+    /// A Python module the report's code imports by a dotted path
+    /// (`from transitions.extensions.nesting import HierarchicalMachine`): the module the
+    /// reporter works with, below the package's entry point.
+    Import,
     /// An error message some source file spells out.
     Raised,
     /// A command-line option some source file registers.
@@ -81,6 +85,7 @@ impl Source {
             Source::Frame => 0.4,
             Source::Mention => 0.8,
             Source::Link => 1.0,
+            Source::Import => 0.4,
             Source::Raised => 0.8,
             Source::CommandOption => 0.8,
             Source::Keyword => 0.8,
@@ -165,6 +170,14 @@ static PATH: LazyLock<Regex> = LazyLock::new(|| {
 static LINK: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"https?://[\w.-]+/[\w.-]+/[\w.-]+/(?:-/)?(?:blob|tree|raw|src)/[\w.-]+/([^\s#?)\]>'\x22`]+)",
+    )
+});
+
+/// A Python import of a dotted module path: `from a.b.c import X` or `import a.b.c`;
+/// group 1 or 2 is the path (a relative `from .x import` has no package to place it).
+static PY_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^\s*(?:>>>\s*)?(?:from\s+([A-Za-z_]\w*(?:\.\w+)+)\s+import\b|import\s+([A-Za-z_]\w*(?:\.\w+)+))",
     )
 });
 
@@ -261,6 +274,16 @@ pub fn of(question: &str) -> Vec<Hint> {
             hints.push(Hint {
                 target: Target::Message(c[1].trim().to_string()),
                 source: Source::Raised,
+            });
+        }
+        // A module imported by its dotted path is a file of the package when one is
+        // named so (`a/b/c.py`; a package's `__init__.py` is its entry point, not this).
+        if let Some(c) = PY_IMPORT.captures(line)
+            && let Some(m) = c.get(1).or_else(|| c.get(2))
+        {
+            hints.push(Hint {
+                target: Target::Path(format!("{}.py", m.as_str().replace('.', "/"))),
+                source: Source::Import,
             });
         }
         for c in LINK.captures_iter(line) {
@@ -1023,5 +1046,31 @@ mod tests {
             files_at_path(&corpus().files, "compiler.py"),
             Vec::<usize>::new()
         );
+    }
+
+    #[test]
+    fn a_module_imported_by_its_dotted_path_is_a_hint() {
+        let report = "Adding children later loses their transitions\n\
+            ```python\n\
+            from pkg.compiler import CodeGenerator\n\
+            import pkg.nodes as n\n\
+            from . import helpers\n\
+            from pkg import api\n\
+            ```\n\
+            It raises AttributeError.";
+        let imports: Vec<Target> = of(report)
+            .into_iter()
+            .filter(|h| h.source == Source::Import)
+            .map(|h| h.target)
+            .collect();
+        assert_eq!(
+            imports,
+            vec![
+                Target::Path("pkg/compiler.py".into()),
+                Target::Path("pkg/nodes.py".into()),
+            ]
+        );
+        let b = bonuses(&LexIndex::build(corpus()), &of(report), &mut |_| None);
+        assert!(b.iter().any(|x| x.0 == 1 && x.1 > 0.0), "{b:?}");
     }
 }
