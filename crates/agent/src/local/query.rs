@@ -1677,8 +1677,6 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     if after.len() > 3 {
         return None;
     }
-    // "the map operator", "the retry helper": in a slot that holds a name, a plain word
-    // and a noun saying what sort of thing it is name the word.
     // "error type that keeps the whole trail of contexts", "position type that stays put
     // under concurrent edits": a plain word named a type and then described is the
     // user's word for it, not its name (`VerboseError`, `RelativePosition`).
@@ -1688,6 +1686,8 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
             Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
         );
     let mut joined = None;
+    // "the map operator", "the retry helper": in a slot that holds a name, a plain word
+    // and a noun saying what sort of thing it is name the word.
     if (relaxed || !after.is_empty())
         && names.len() == 2
         && is_description_noun(&names[1].to_lowercase())
@@ -1808,6 +1808,13 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
             return None;
         }
         for (i, n) in names.iter().enumerate() {
+            // A hyphenated word after the name describes it ("the Indenter post-lexer",
+            // "the Foo built-in"): no identifier has a hyphen.
+            let hyphenated =
+                n.contains('-') && n.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+            if i > *at && hyphenated {
+                continue;
+            }
             let plain = clean_ident(n.trim_end_matches("'s"))?;
             if !plain
                 .chars()
@@ -2151,6 +2158,18 @@ mod tests {
         assert_eq!(
             parse("what does Uri::from_shared call to parse the bytes").intent,
             Intent::Callees(sym("Uri.from_shared"))
+        );
+    }
+
+    #[test]
+    fn a_hyphenated_word_after_a_name_describes_it() {
+        assert_eq!(
+            parse("methods of the Indenter post-lexer").intent,
+            Intent::Methods(sym("Indenter"))
+        );
+        assert_eq!(
+            parse("who calls the Lexer built-in").intent,
+            Intent::Callers(sym("Lexer"))
         );
     }
 
