@@ -2125,3 +2125,31 @@ fn a_commonjs_mixin_class_is_the_modules_class() {
         "{callers}"
     );
 }
+
+/// A value of a type parameter with several bounds calls the method of the bound that
+/// declares it (`i.compare_no_case(t)` with `I: InputTake + Compare<T>` is
+/// `Compare.compare_no_case`), in a function body and in a closure's typed parameter;
+/// the other bound's same-named method is not called.
+#[test]
+fn rust_a_value_with_several_bounds_calls_the_bound_that_has_the_method() {
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
+    w("src/lib.rs", "pub mod traits;\npub mod bytes;\n");
+    w(
+        "src/traits.rs",
+        "pub trait InputTake {\n    fn take(&self, n: usize) -> Self;\n}\n\npub trait Compare<T> {\n    fn compare_no_case(&self, t: T) -> bool;\n}\n\npub trait Other {\n    fn compare_no_case(&self) -> bool;\n}\n",
+    );
+    w(
+        "src/bytes.rs",
+        "use crate::traits::{Compare, InputTake};\n\npub fn tag<I: InputTake + Compare<u8>>(i: I) -> bool {\n    i.compare_no_case(1)\n}\n\npub fn tag_no_case<T, I>(t: T) -> impl Fn(I) -> bool\nwhere\n    I: InputTake + Compare<T>,\n    T: Clone,\n{\n    move |i: I| (i).compare_no_case(t.clone())\n}\n",
+    );
+    let tool = repo.tool();
+    assert_eq!(
+        text(&tool, json!({"operation":"callers","symbol":"Compare.compare_no_case"})),
+        "Compare.compare_no_case (method) at src/traits.rs:6\n\nCallers:\n  tag (function) at src/bytes.rs:4\n  tag_no_case (function) at src/bytes.rs:12"
+    );
+    assert!(
+        text(&tool, json!({"operation":"callers","symbol":"Other.compare_no_case"}))
+            .contains("none found")
+    );
+}

@@ -1801,6 +1801,13 @@ pub(super) trait Tables {
                 // Declared with a type the repository does not define (`*testing.T`, `str`).
                 Some(Ent::External) | None => Val::External,
             },
+            // Read as its first bound the repository defines (a field or a call result
+            // through it); a method call tries every bound (`call_targets`).
+            Recv::Bounded(ps) => ps
+                .iter()
+                .map(|p| self.val_of(fi, owner, &Recv::Typed(p.clone()), depth + 1))
+                .find(|v| matches!(v, Val::Type(_)))
+                .unwrap_or(Val::External),
             Recv::CallResult(t) => {
                 let callee = match t.as_ref() {
                     CallTarget::Path(p) => match self.resolve_path_at(fi, p, depth) {
@@ -1940,6 +1947,19 @@ pub(super) trait Tables {
                 }
                 None => (Vec::new(), false),
             },
+            // A method of a value with several bounds is the first bound's that has it.
+            CallTarget::Member { base, fields, name }
+                if fields.is_empty()
+                    && let Recv::Bounded(ps) = base =>
+            {
+                let found = ps.iter().find_map(|p| {
+                    match self.val_of(fi, owner, &Recv::Typed(p.clone()), 0) {
+                        Val::Type(t) => self.member_of_sym(t, name),
+                        _ => None,
+                    }
+                });
+                (found.into_iter().collect(), false)
+            }
             CallTarget::Member { base, fields, name } => {
                 match self.member_val(fi, owner, base, fields, 0) {
                     Val::Type(t) => {

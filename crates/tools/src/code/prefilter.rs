@@ -312,6 +312,7 @@ fn recv_needs(
     }
     match r {
         Recv::Typed(p) => names.extend(p.last().cloned()),
+        Recv::Bounded(ps) => names.extend(ps.iter().filter_map(|p| p.last().cloned())),
         Recv::CallResult(t) => {
             match t.as_ref() {
                 CallTarget::Path(p) => names.extend(p.iter().cloned()),

@@ -226,6 +226,9 @@ pub(crate) fn apply_fields(
 pub enum Recv {
     /// Declared or constructed with this type (`p *Planner`, `&T{}`, `x: Repository`).
     Typed(Path),
+    /// A value of a type parameter with several trait bounds (Rust `i: I` where
+    /// `I: InputTake + Compare<T>`): a method is the one of whichever bound declares it.
+    Bounded(Vec<Path>),
     /// The result of a call (`x := NewT()`, `s.issues.Get(id)`, `get_service()`).
     CallResult(Box<CallTarget>),
     /// A field of another value: `r.Planner`, `self.repository`.

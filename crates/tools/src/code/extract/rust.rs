@@ -85,7 +85,7 @@ struct Extractor<'s, 'p> {
     facts: FileFacts,
     /// The type parameters of the `impl` or `trait` block being walked, with their first
     /// trait bound (`impl<S: Store> Cache<S>`: `S` → `Store`).
-    block_generics: HashMap<String, Option<Path>>,
+    block_generics: HashMap<String, Vec<Path>>,
     /// Inside a `#[cfg(test)]` module: its items are test code.
     in_test: bool,
 }
@@ -657,9 +657,10 @@ impl Extractor<'_, '_> {
         // an unbounded one is unknown, not a type outside the repository.
         let generic = |r: Recv| match r {
             Recv::Typed(p) if p.len() == 1 && params_of.contains_key(&p[0]) => {
-                match params_of.get(&p[0]).cloned().flatten() {
-                    Some(b) => Recv::Typed(b),
-                    None => Recv::Unknown,
+                match params_of.get(&p[0]).map(Vec::as_slice).unwrap_or_default() {
+                    [] => Recv::Unknown,
+                    [b] => Recv::Typed(b.clone()),
+                    many => Recv::Bounded(many.to_vec()),
                 }
             }
             r => r,
@@ -712,9 +713,8 @@ impl Extractor<'_, '_> {
                             && pat.kind() == "identifier"
                         {
                             let recv = match n.child_by_field_name("type") {
-                                Some(t) => {
-                                    value_type(t, src, owner).map_or(Recv::Opaque, Recv::Typed)
-                                }
+                                Some(t) => value_type(t, src, owner)
+                                    .map_or(Recv::Opaque, |p| generic(Recv::Typed(p))),
                                 None => n
                                     .child_by_field_name("value")
                                     .map_or(Recv::Unknown, |v| expr_recv(v, src, &scope, owner)),
@@ -726,6 +726,17 @@ impl Extractor<'_, '_> {
                         for c in named_children(n) {
                             if c.kind() == "identifier" {
                                 scope.insert(text(c, src).to_string(), Recv::Unknown);
+                            }
+                            // `move |i: Input| …`: typed as a function's parameter is.
+                            if c.kind() == "parameter"
+                                && let Some(pat) = c.child_by_field_name("pattern")
+                                && pat.kind() == "identifier"
+                            {
+                                let recv = c
+                                    .child_by_field_name("type")
+                                    .and_then(|t| value_type(t, src, owner))
+                                    .map_or(Recv::Unknown, |p| generic(Recv::Typed(p)));
+                                scope.insert(text(pat, src).to_string(), recv);
                             }
                         }
                     }
@@ -783,23 +794,25 @@ impl Extractor<'_, '_> {
 }
 
 /// The type parameters of a function, `impl` or `trait` (its `<…>` and `where` clause),
-/// each with its first trait bound as written.
-fn generics(n: Node<'_>, src: &str) -> HashMap<String, Option<Path>> {
-    let mut out = HashMap::new();
-    let first_bound = |b: Option<Node<'_>>| -> Option<Path> {
-        named_children(b?)
+/// each with its trait bounds as written, in order (`T: A + B` and `where T: C` give A, B,
+/// C).
+fn generics(n: Node<'_>, src: &str) -> HashMap<String, Vec<Path>> {
+    let mut out: HashMap<String, Vec<Path>> = HashMap::new();
+    let bounds = |b: Option<Node<'_>>| -> Vec<Path> {
+        b.map(named_children)
+            .unwrap_or_default()
             .into_iter()
-            .find_map(|t| value_type(t, src, None))
+            .filter_map(|t| value_type(t, src, None))
+            .collect()
     };
     if let Some(tp) = n.child_by_field_name("type_parameters") {
         for p in named_children(tp) {
             if p.kind() == "type_parameter"
                 && let Some(name) = p.child_by_field_name("name")
             {
-                out.insert(
-                    text(name, src).to_string(),
-                    first_bound(p.child_by_field_name("bounds")),
-                );
+                out.entry(text(name, src).to_string())
+                    .or_default()
+                    .extend(bounds(p.child_by_field_name("bounds")));
             }
         }
     }
@@ -810,11 +823,15 @@ fn generics(n: Node<'_>, src: &str) -> HashMap<String, Option<Path>> {
         for w in named_children(c) {
             if let Some(left) = w.child_by_field_name("left")
                 && left.kind() == "type_identifier"
-                && let Some(b) = first_bound(w.child_by_field_name("bounds"))
             {
-                out.insert(text(left, src).to_string(), Some(b));
+                out.entry(text(left, src).to_string())
+                    .or_default()
+                    .extend(bounds(w.child_by_field_name("bounds")));
             }
         }
+    }
+    for b in out.values_mut() {
+        b.dedup();
     }
     out
 }
@@ -1432,6 +1449,31 @@ mod tests {
             .collect();
         let t = |n: &str| Recv::Typed(vec![n.to_string()]);
         assert_eq!(bases, [t("Store"), Recv::Unknown, t("Writer"), t("Clock")]);
+    }
+
+    /// A value of a type parameter with several bounds keeps them all (a method is the
+    /// one of whichever bound declares it), whether the bounds are in `<…>`, a `where`
+    /// clause or both; a closure's typed parameter and a typed `let` are read the same way.
+    #[test]
+    fn values_with_several_bounds_keep_every_bound() {
+        let src = "fn f<I: Take + Compare<T>, T>(i: I) { i.compare(); }\n\
+                   fn g<I>(t: T) -> impl Fn(I) where I: Take, I: Compare<T> { move |i: I| { (i).compare() } }\n\
+                   fn h<W: Writer>() { let w: W = make(); w.write(); }\n";
+        let facts = extract(Language::Rust, src.as_bytes()).unwrap();
+        let bases: Vec<Recv> = facts
+            .symbols
+            .iter()
+            .flat_map(|s| s.calls.iter())
+            .filter_map(|c| match &c.target {
+                CallTarget::Member { base, .. } => Some(base.clone()),
+                CallTarget::Path(_) => None,
+            })
+            .collect();
+        let both = Recv::Bounded(vec![vec!["Take".to_string()], vec!["Compare".to_string()]]);
+        assert_eq!(
+            bases,
+            [both.clone(), both, Recv::Typed(vec!["Writer".to_string()])]
+        );
     }
 
     /// Deep nesting (long field chains, paths, generics, macro arguments, inline modules)
