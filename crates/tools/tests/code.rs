@@ -2145,11 +2145,17 @@ fn rust_a_value_with_several_bounds_calls_the_bound_that_has_the_method() {
     );
     let tool = repo.tool();
     assert_eq!(
-        text(&tool, json!({"operation":"callers","symbol":"Compare.compare_no_case"})),
+        text(
+            &tool,
+            json!({"operation":"callers","symbol":"Compare.compare_no_case"})
+        ),
         "Compare.compare_no_case (method) at src/traits.rs:6\n\nCallers:\n  tag (function) at src/bytes.rs:4\n  tag_no_case (function) at src/bytes.rs:12"
     );
     assert!(
-        text(&tool, json!({"operation":"callers","symbol":"Other.compare_no_case"}))
-            .contains("none found")
+        text(
+            &tool,
+            json!({"operation":"callers","symbol":"Other.compare_no_case"})
+        )
+        .contains("none found")
     );
 }

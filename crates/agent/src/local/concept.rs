@@ -269,6 +269,17 @@ impl LocalPolicy {
             .map(|(&w, &asked)| if asked < 1.0 { CITE_ACTION_WEIGHT } else { w })
             .collect();
         let type_kinds = query::asked_type_kinds(&query.raw);
+        const ANY_TYPE: &[&str] = &["struct", "interface", "class", "type"];
+        let noun_phrase = {
+            let first = query
+                .raw
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
+            matches!(first.as_str(), "the" | "a" | "an" | "one")
+                && query.raw.split_whitespace().count() <= 20
+        };
         let bodies: Vec<Vec<usize>> = ranked
             .iter()
             .enumerate()
@@ -304,9 +315,20 @@ impl LocalPolicy {
                 let mut chosen = body::chosen(&all, rank == 0);
                 // A question describing a type ("the enum saying …") is answered by the
                 // type whose doc and fields say it, cited before any function.
-                if let Some(kinds) = type_kinds {
+                if let Some(kinds) = type_kinds.or(noun_phrase.then_some(ANY_TYPE)) {
                     let types = body::rank_types(idx, r.file, &text, &question, kinds);
                     if let Some(m) = types.first().filter(|m| m.strong()) {
+                        if type_kinds.is_none() {
+                            if !chosen.contains(&m.symbol) {
+                                let best = all.first().map_or(0.0, |b| b.score);
+                                if m.score >= best {
+                                    chosen.insert(0, m.symbol);
+                                } else {
+                                    chosen.push(m.symbol);
+                                }
+                            }
+                            return chosen;
+                        }
                         tracing::debug!(
                             "type rank: {path} {} score={:.3} terms={:.1}",
                             idx.symbol(m.symbol).unwrap_or_default().display,
