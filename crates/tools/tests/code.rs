@@ -2159,3 +2159,51 @@ fn rust_a_value_with_several_bounds_calls_the_bound_that_has_the_method() {
         .contains("none found")
     );
 }
+
+/// A type named as a value in a body (a `case` label, `instanceof`, `isinstance`, an
+/// `except` clause) is a usage of it, cited at the line where; a signature that names it
+/// stays a use "by parameters or results", and neither is the other.
+#[test]
+fn a_type_named_as_a_value_is_referenced_where_it_is_named() {
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
+    w(
+        "src/content.js",
+        "export class ContentDeleted {\n  constructor (len) {\n    this.len = len\n  }\n}\n",
+    );
+    w(
+        "src/updates.js",
+        "import { ContentDeleted } from './content.js'\n\nexport const obfuscate = (content) => {\n  switch (content.constructor) {\n    case ContentDeleted:\n      return null\n  }\n  return content instanceof ContentDeleted\n}\n",
+    );
+    w("pkg/__init__.py", "");
+    w("pkg/errors.py", "class ParseError(Exception):\n    pass\n");
+    w(
+        "pkg/run.py",
+        "from pkg.errors import ParseError\n\n\ndef check(err: ParseError) -> bool:\n    return True\n\n\ndef run(x):\n    try:\n        return x()\n    except ParseError:\n        return isinstance(x, ParseError)\n",
+    );
+    let tool = repo.tool();
+    let js = text(
+        &tool,
+        json!({"operation":"usages","symbol":"ContentDeleted"}),
+    );
+    assert!(
+        js.contains("Referenced by (named as a value):\n  obfuscate (const) at src/updates.js:5 (+1 more lines)")
+            || js.contains("Referenced by (named as a value):\n  obfuscate (function) at src/updates.js:5 (+1 more lines)"),
+        "{js}"
+    );
+    let py = text(&tool, json!({"operation":"usages","symbol":"ParseError"}));
+    assert!(
+        py.contains("Used by (parameters or results):\n  check (function) at pkg/run.py:4"),
+        "{py}"
+    );
+    assert!(
+        py.contains(
+            "Referenced by (named as a value):\n  run (function) at pkg/run.py:11 (+1 more lines)"
+        ),
+        "{py}"
+    );
+    assert!(
+        !py.contains("Referenced by (named as a value):\n  check"),
+        "{py}"
+    );
+}

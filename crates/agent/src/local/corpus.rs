@@ -33,7 +33,7 @@ pub fn from_graph(graph: &CodeGraph) -> Corpus {
             matches!(
                 e.kind,
                 EdgeKind::Calls | EdgeKind::Uses | EdgeKind::Implements
-            ) && !is_read(e.kind, &symbols, e.to as usize)
+            ) && !is_read(e.kind, &symbols, e.from as usize, e.to as usize, e.line)
         })
         .map(|e| (e.from as usize, e.to as usize))
         .collect();
@@ -44,14 +44,17 @@ pub fn from_graph(graph: &CodeGraph) -> Corpus {
     }
 }
 
-/// A Go read of a variable or constant (a uses edge into one, one per line): not ranked.
-/// The ranking was tuned on uses edges into types alone; reads would weigh a package's
-/// error variables (`ErrIgnoredEvent`, read on 17 lines) over the functions around them.
-fn is_read(kind: EdgeKind, symbols: &[SymbolInfo], to: usize) -> bool {
+/// A read of a variable or constant (a uses edge into one, one per line), or a type
+/// named as a value in a body (a uses edge at another line than its user's own): not
+/// ranked. The ranking was tuned on uses edges from signatures into types alone; reads
+/// would weigh a package's error variables (`ErrIgnoredEvent`, read on 17 lines) over the
+/// functions around them.
+fn is_read(kind: EdgeKind, symbols: &[SymbolInfo], from: usize, to: usize, line: u32) -> bool {
     kind == EdgeKind::Uses
-        && symbols
+        && (symbols
             .get(to)
             .is_some_and(|s| matches!(s.kind.as_str(), "var" | "const"))
+            || symbols.get(from).is_some_and(|s| s.line != line))
 }
 
 /// The relations that make one symbol depend on another, for the PageRank.
@@ -91,7 +94,7 @@ pub fn from_store(store: &dyn GraphStore) -> Option<Corpus> {
             edges.extend(
                 page.edges
                     .iter()
-                    .filter(|e| !is_read(e.kind, &symbols, e.to as usize))
+                    .filter(|e| !is_read(e.kind, &symbols, e.from as usize, e.to as usize, e.line))
                     .map(|e| (e.from as usize, e.to as usize)),
             );
         }

@@ -57,6 +57,7 @@ impl Hit {
                 | code::answer::Relation::Constructions,
             ) => true,
             Some(code::answer::Relation::UsedBy) => !item.calls.is_empty(),
+            Some(code::answer::Relation::References) => true,
             _ => false,
         };
         // A caller is cited where it calls; a callee or a hop where it is defined, with

@@ -835,6 +835,7 @@ pub(super) fn section_relation(section: CodeRelation) -> Relation {
         CodeRelation::Callers
         | CodeRelation::Through
         | CodeRelation::UsedBy
+        | CodeRelation::References
         | CodeRelation::Constructions => Relation::Caller,
         CodeRelation::Callees => Relation::Callee,
         CodeRelation::Implementations | CodeRelation::Subclasses => Relation::Implementation,

@@ -194,6 +194,10 @@ pub enum Relation {
     /// For a type's usages: the functions that call it (a Python class instantiated or
     /// raised, `raise NotAnAttrsClassError(msg)`; a Go conversion), each with the lines.
     Constructions,
+    /// For a type's usages: the functions that name it as a value in their bodies (a
+    /// `case ContentDeleted:` label, `x instanceof Item`, `isinstance(x, Foo)`, `except
+    /// FooError:`), each with the lines (`calls`).
+    References,
     /// A trace's call path, start first.
     Path,
 }
@@ -212,6 +216,7 @@ impl Relation {
             Relation::Methods => "Methods",
             Relation::UsedBy => "Used by (parameters or results)",
             Relation::Constructions => "Constructed by (calls of the type)",
+            Relation::References => "Referenced by (named as a value)",
             Relation::Path => "Call path",
         }
     }

@@ -1488,11 +1488,14 @@ pub(super) trait Tables {
                     });
                 }
             }
-            // Go: a variable or constant read or assigned, at the line it is.
+            // A variable or constant read or assigned, at the line it is; a type named
+            // as a value (`case ContentDeleted:`, `isinstance(x, Foo)`) too, at a line
+            // other than the function's own, where its signature's types are.
             for (line, p) in &raw.reads {
                 if let Some(Ent::Sym(t)) = self.resolve_path(fi, p)
                     && t != id
-                    && matches!(self.kind(t), Kind::Var | Kind::Const)
+                    && (matches!(self.kind(t), Kind::Var | Kind::Const)
+                        || (self.kind(t).is_type() && *line != raw.line))
                     && seen.insert((id, t, *line))
                 {
                     edges.push(Edge {

@@ -750,16 +750,31 @@ pub fn readers(store: &dyn GraphStore, id: SymbolId) -> Vec<(Related, Vec<u32>)>
     out
 }
 
-/// Functions and methods whose parameters or results name the type.
+/// Functions and methods whose parameters or results name the type: its `Uses` edges at
+/// the user's own line (a read in a body is at the line it reads, [`type_references`]).
 pub fn usages(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
     let mut out: Vec<Related> = store
         .edges_in(id, EdgeKind::Uses, usize::MAX)
         .edges
         .into_iter()
-        .filter_map(|e| related(store, e.from, None))
+        .filter_map(|e| related(store, e.from, None).filter(|r| r.symbol.line == e.line))
         .collect();
+    out.dedup_by_key(|r| r.id);
     rank_related(&mut out);
     out
+}
+
+/// The functions that name the type as a value in their bodies (a `case` label, an
+/// `instanceof`, `isinstance`, an `except` clause), each with the lines where, ascending:
+/// the `Uses` edges at another line than the user's own.
+pub fn type_references(store: &dyn GraphStore, id: SymbolId) -> Vec<(Related, Vec<u32>)> {
+    readers(store, id)
+        .into_iter()
+        .filter_map(|(r, lines)| {
+            let lines: Vec<u32> = lines.into_iter().filter(|&l| l != r.symbol.line).collect();
+            (!lines.is_empty()).then_some((r, lines))
+        })
+        .collect()
 }
 
 /// One hop of a trace: the function reached and the call site in the previous one.

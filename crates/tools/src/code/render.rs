@@ -354,6 +354,10 @@ fn related(out: &mut Lines, s: &Section, of: &Item) {
         readers(out, s, of);
         return;
     }
+    if s.relation == Relation::References {
+        references(out, s);
+        return;
+    }
     let title = s.relation.title();
     if s.items.is_empty() {
         out.push(format!("{title}: none found for {}.", of.name));
@@ -417,6 +421,23 @@ fn readers(out: &mut Lines, s: &Section, of: &Item) {
         return;
     }
     out.push("Read or assigned by:".to_string());
+    for item in s.items.iter().take(MAX_RESULTS) {
+        let line = item.first_call().unwrap_or(item.line);
+        let more = match item.calls.len() {
+            0 | 1 => String::new(),
+            n => format!(" (+{} more lines)", n - 1),
+        };
+        out.findings.push(site_finding(item, &item.path, line));
+        out.push(format!("  {}{more}", line_at(item, line)));
+    }
+    if s.total > MAX_RESULTS {
+        out.push(format!("... and {} more", s.total - MAX_RESULTS));
+    }
+}
+
+/// A type's references as a value, each at its first line (as a reader is).
+fn references(out: &mut Lines, s: &Section) {
+    out.push(format!("{}:", s.relation.title()));
     for item in s.items.iter().take(MAX_RESULTS) {
         let line = item.first_call().unwrap_or(item.line);
         let more = match item.calls.len() {

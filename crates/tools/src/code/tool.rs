@@ -498,6 +498,17 @@ fn relation(
                 Relation::UsedBy,
                 related_items(&query::usages(store, m.id)),
             ));
+            let references: Vec<Item> = query::type_references(store, m.id)
+                .into_iter()
+                .map(|(r, lines)| Item {
+                    call_path: Some(r.symbol.path.clone()),
+                    calls: lines,
+                    ..Item::of(&r.symbol)
+                })
+                .collect();
+            if !references.is_empty() {
+                sections.push(section(Relation::References, references));
+            }
             // A class is also used where another class names it as its base
             // (`class _UnboundTTLCache(TTLCache)`): its direct subclasses, at their
             // headers. The indirect ones name another class.
