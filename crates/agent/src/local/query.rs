@@ -1680,11 +1680,11 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     // "error type that keeps the whole trail of contexts", "position type that stays put
     // under concurrent edits": a plain word named a type and then described is the
     // user's word for it, not its name (`VerboseError`, `RelativePosition`).
-    let mut described = clause
-        && matches!(
-            kind,
-            Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
-        );
+    let type_kind = matches!(
+        kind,
+        Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
+    );
+    let mut described = clause && type_kind;
     let mut joined = None;
     // "the map operator", "the retry helper": in a slot that holds a name, a plain word
     // and a noun saying what sort of thing it is name the word.
@@ -1701,11 +1701,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     let mut owner: Option<String> = None;
     // A type is nobody's member in most languages: "the Builder struct for building a
     // Uri", "the Builder class of Request" say where it lives (a nested class's owner is a
-    // segment of its qualified name, which places match too).
-    let type_kind = matches!(
-        kind,
-        Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
-    );
+    // segment of its qualified name, which places match too): `type_kind` above.
     for w in after {
         let possessive = w.ends_with("'s");
         let w = w.trim_end_matches("'s");

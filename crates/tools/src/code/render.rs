@@ -421,6 +421,11 @@ fn readers(out: &mut Lines, s: &Section, of: &Item) {
         return;
     }
     out.push("Read or assigned by:".to_string());
+    sites(out, s);
+}
+
+/// Each item of a section at its first line (`calls`), with how many more lines it has.
+fn sites(out: &mut Lines, s: &Section) {
     for item in s.items.iter().take(MAX_RESULTS) {
         let line = item.first_call().unwrap_or(item.line);
         let more = match item.calls.len() {
@@ -438,18 +443,7 @@ fn readers(out: &mut Lines, s: &Section, of: &Item) {
 /// A type's references as a value, each at its first line (as a reader is).
 fn references(out: &mut Lines, s: &Section) {
     out.push(format!("{}:", s.relation.title()));
-    for item in s.items.iter().take(MAX_RESULTS) {
-        let line = item.first_call().unwrap_or(item.line);
-        let more = match item.calls.len() {
-            0 | 1 => String::new(),
-            n => format!(" (+{} more lines)", n - 1),
-        };
-        out.findings.push(site_finding(item, &item.path, line));
-        out.push(format!("  {}{more}", line_at(item, line)));
-    }
-    if s.total > MAX_RESULTS {
-        out.push(format!("... and {} more", s.total - MAX_RESULTS));
-    }
+    sites(out, s);
 }
 
 fn trace(out: &mut Lines, f: &Found) {
