@@ -315,28 +315,30 @@ impl LocalPolicy {
                 let mut chosen = body::chosen(&all, rank == 0);
                 // A question describing a type ("the enum saying …") is answered by the
                 // type whose doc and fields say it, cited before any function.
-                if let Some(kinds) = type_kinds.or(noun_phrase.then_some(ANY_TYPE)) {
-                    let types = body::rank_types(idx, r.file, &text, &question, kinds);
-                    if let Some(m) = types.first().filter(|m| m.strong()) {
-                        if type_kinds.is_none() {
-                            if !chosen.contains(&m.symbol) {
-                                let best = all.first().map_or(0.0, |b| b.score);
-                                if m.score >= best {
-                                    chosen.insert(0, m.symbol);
-                                } else {
-                                    chosen.push(m.symbol);
-                                }
-                            }
-                            return chosen;
-                        }
-                        tracing::debug!(
-                            "type rank: {path} {} score={:.3} terms={:.1}",
-                            idx.symbol(m.symbol).unwrap_or_default().display,
-                            m.score,
-                            m.terms
-                        );
-                        chosen.retain(|&si| si != m.symbol);
+                // A short noun phrase with no type word ("the query path step that takes
+                // [start:end:step]") may describe a type too: its best one is cited
+                // first only when it outscores the best body, and never moved.
+                let Some(kinds) = type_kinds.or(noun_phrase.then_some(ANY_TYPE)) else {
+                    return chosen;
+                };
+                let types = body::rank_types(idx, r.file, &text, &question, kinds);
+                let Some(m) = types.first().filter(|m| m.strong()) else {
+                    return chosen;
+                };
+                tracing::debug!(
+                    "type rank: {path} {} score={:.3} terms={:.1}",
+                    idx.symbol(m.symbol).unwrap_or_default().display,
+                    m.score,
+                    m.terms
+                );
+                if type_kinds.is_some() {
+                    chosen.retain(|&si| si != m.symbol);
+                    chosen.insert(0, m.symbol);
+                } else if !chosen.contains(&m.symbol) {
+                    if all.first().is_none_or(|b| m.score >= b.score) {
                         chosen.insert(0, m.symbol);
+                    } else {
+                        chosen.push(m.symbol);
                     }
                 }
                 chosen

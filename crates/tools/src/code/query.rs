@@ -759,7 +759,6 @@ pub fn usages(store: &dyn GraphStore, id: SymbolId) -> Vec<Related> {
         .into_iter()
         .filter_map(|e| related(store, e.from, None).filter(|r| r.symbol.line == e.line))
         .collect();
-    out.dedup_by_key(|r| r.id);
     rank_related(&mut out);
     out
 }
