@@ -414,7 +414,9 @@ pub fn bonuses(
         seen.push(&h.target);
         match &h.target {
             Target::Path(p) => {
-                let files = if h.source == Source::Link {
+                // A link or an import names the whole path; its last parts alone may be
+                // another project's (`django/core/files/storage.py`).
+                let files = if matches!(h.source, Source::Link | Source::Import) {
                     files_at_path(index.files(), p)
                 } else {
                     files_for_path(index.files(), p)
@@ -652,8 +654,9 @@ fn files_for_path(files: &[String], written: &str) -> Vec<usize> {
 }
 
 /// The files whose path is `written` whole: the repository's own (`pkg/x.py`) or, in a
-/// tree that holds it under a directory, `…/pkg/x.py`; never a shorter suffix, which a
-/// link into another project would match by chance (`tests/test_writer.py`).
+/// tree that holds it under a directory, `…/pkg/x.py` (`src/pkg/x.py`); never a shorter
+/// suffix, which a link into another project, or an import of another package, would
+/// match by chance (`tests/test_writer.py`, `files/storage.py` of `django.core.files`).
 fn files_at_path(files: &[String], written: &str) -> Vec<usize> {
     let written = written.trim_matches('/');
     if !written.contains('/') {
@@ -1072,5 +1075,14 @@ mod tests {
         );
         let b = bonuses(&LexIndex::build(corpus()), &of(report), &mut |_| None);
         assert!(b.iter().any(|x| x.0 == 1 && x.1 > 0.0), "{b:?}");
+        // Another package's module shares only its last parts with this one's.
+        let other = "Saving fails\n```\nfrom django.pkg.nodes import Node\n```\nIt raises.";
+        let hints: Vec<Hint> = of(other)
+            .into_iter()
+            .filter(|h| h.source == Source::Import)
+            .collect();
+        assert_eq!(hints.len(), 1);
+        let b = bonuses(&LexIndex::build(corpus()), &hints, &mut |_| None);
+        assert!(b.is_empty(), "{b:?}");
     }
 }
