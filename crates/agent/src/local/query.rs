@@ -100,6 +100,11 @@ pub struct SymbolRef {
     /// (`view.posAtCoords(…)`): a method's name, so methods of that name come first and
     /// other definitions of it (the function the method delegates to) after.
     pub method_call: bool,
+    /// Words of a negated clause ("not the grouping reducer", "not the one createAction
+    /// exports", "(not encoder.go's in the library)"): places the user ruled out. Of
+    /// several definitions, those that live in fewer of them are kept; like `within`
+    /// they only narrow, never empty.
+    pub excluded: Vec<String>,
 }
 
 impl SymbolRef {
@@ -128,6 +133,7 @@ impl SymbolRef {
             implementor: None,
             joined: None,
             method_call: false,
+            excluded: Vec::new(),
         }
     }
 
@@ -146,6 +152,17 @@ impl SymbolRef {
                 self.within.push(w);
             }
         }
+        self
+    }
+
+    /// The same reference with the words of a negated clause, but for its own name's
+    /// ("Parameter.Star, not Argument.Star": `argument`, not `star`).
+    fn excluding(mut self, words: Vec<String>) -> Self {
+        let own: Vec<String> = self.name.split('.').map(str::to_lowercase).collect();
+        self.excluded = words
+            .into_iter()
+            .filter(|w| !own.contains(w) && !self.within.contains(w))
+            .collect();
         self
     }
 
@@ -240,6 +257,7 @@ const OVERRIDES: Build = |s| {
         implementor: None,
         joined: s.joined,
         method_call: s.method_call,
+        excluded: s.excluded,
     })
 };
 
@@ -1473,11 +1491,12 @@ fn is_standalone_word(w: &str) -> bool {
 /// The slot with its asides taken out: parenthesised text (`(marshmallow.validate)`,
 /// `(not the Logger method)`), a negated clause (`, not the method on Afero`) and a
 /// relative clause (`that CopyOnWriteFs and CacheOnReadFs share`). Returns the rest, the
-/// dotted or plain words of the asides that name a place, and whether an aside rules
-/// out methods. The last value says whether a relative clause was taken out.
-fn strip_asides(slot: &str) -> (String, Vec<String>, bool, bool) {
+/// dotted or plain words of the asides that name a place, the words of a negated one,
+/// and whether an aside rules out methods or a relative clause was taken out.
+fn strip_asides(slot: &str) -> Asides {
     let mut rest = String::new();
     let mut places = Vec::new();
+    let mut excluded = Vec::new();
     let mut not_method = false;
     let mut depth = 0usize;
     let mut aside = String::new();
@@ -1498,7 +1517,7 @@ fn strip_asides(slot: &str) -> (String, Vec<String>, bool, bool) {
             ')' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    read_aside(&aside, &mut places, &mut not_method);
+                    read_aside(&aside, &mut places, &mut excluded, &mut not_method);
                     continue;
                 }
             }
@@ -1516,7 +1535,7 @@ fn strip_asides(slot: &str) -> (String, Vec<String>, bool, bool) {
     let lower = rest.to_ascii_lowercase();
     for marker in [", not ", " but not ", " not the ", " (not "] {
         if let Some(i) = lower.find(marker) {
-            read_aside(&rest[i..], &mut places, &mut not_method);
+            read_aside(&rest[i..], &mut places, &mut excluded, &mut not_method);
             rest.truncate(i);
             break;
         }
@@ -1536,13 +1555,40 @@ fn strip_asides(slot: &str) -> (String, Vec<String>, bool, bool) {
             .take(pos)
             .collect::<Vec<_>>()
             .join(" ");
-        return (rest, places, not_method, true);
+        return Asides {
+            rest,
+            places,
+            excluded,
+            not_method,
+            clause: true,
+        };
     }
-    (rest, places, not_method, false)
+    Asides {
+        rest,
+        places,
+        excluded,
+        not_method,
+        clause: false,
+    }
 }
 
-/// Reads one aside: a negation of methods, or dotted lower-case module paths.
-fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
+/// What [`strip_asides`] takes out of a slot, and what is left.
+struct Asides {
+    rest: String,
+    places: Vec<String>,
+    excluded: Vec<String>,
+    not_method: bool,
+    clause: bool,
+}
+
+/// Reads one aside: a negation (of methods, and of the places it names), or dotted
+/// lower-case module paths.
+fn read_aside(
+    aside: &str,
+    places: &mut Vec<String>,
+    excluded: &mut Vec<String>,
+    not_method: &mut bool,
+) {
     let lower = aside.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
@@ -1551,6 +1597,28 @@ fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
     if words.contains(&"not") {
         if words.iter().any(|w| *w == "method" || *w == "methods") {
             *not_method = true;
+        }
+        // "not the grouping reducer", "not the one createAction exports", "not
+        // encoder.go's in the library": the words that may name where the other one
+        // lives (a kind word, a stop word or a filler names nothing, and a word written
+        // as a call, "not the parse() function", names a function, not a place).
+        let words = lower
+            .split_whitespace()
+            .filter(|t| !t.contains("()"))
+            .flat_map(|t| {
+                t.split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '/')))
+            });
+        for w in words {
+            let w = w.trim_matches(['.', '/']);
+            if w.len() > 1
+                && !matches!(w, "not" | "one" | "ones" | "other" | "others")
+                && kind_word(w).is_none()
+                && !is_filler(w)
+                && !text::is_stopword(w)
+                && !excluded.iter().any(|e| e == w)
+            {
+                excluded.push(w.to_string());
+            }
         }
         return;
     }
@@ -1580,7 +1648,13 @@ fn read_aside(aside: &str, places: &mut Vec<String>, not_method: &mut bool) {
 /// it lives ("in afero's mem package", "the logrus TextFormatter", "(marshmallow.validate)").
 /// Owners become part of the name; places become `within` words, which only narrow.
 fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
-    let (slot, mut places, not_method, clause) = strip_asides(&join_param_lists(slot));
+    let Asides {
+        rest: slot,
+        mut places,
+        excluded,
+        not_method,
+        clause,
+    } = strip_asides(&join_param_lists(slot));
     // A place said as such ("in package errs", "storage/sql.py", "(marshmallow.validate)")
     // marks the word before it as a name.
     let mut named_place = !places.is_empty();
@@ -1752,7 +1826,11 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         let first = clean_ident(first)?;
         let member = clean_ident(&names[1])?;
         if first.chars().next().is_some_and(char::is_uppercase) {
-            return Some(SymbolRef::new(format!("{first}.{member}"), kind).within(places));
+            return Some(
+                SymbolRef::new(format!("{first}.{member}"), kind)
+                    .within(places)
+                    .excluding(excluded),
+            );
         }
         // "retry's retry": a possessive place marks the word after it as a name; a
         // contraction ("where's", "what's") is no place.
@@ -1857,7 +1935,9 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
         Some(o) => format!("{o}.{ident}"),
         None => ident,
     };
-    let mut sym = SymbolRef::new(name, kind).within(places);
+    let mut sym = SymbolRef::new(name, kind)
+        .within(places)
+        .excluding(excluded);
     sym.params = param_list(token);
     sym.described = described && !looks;
     if sym.params.is_none() && !sym.name.contains(['.', ':']) {
@@ -2432,7 +2512,10 @@ mod tests {
         // Two words of description after a name that can only be one.
         assert_eq!(
             parse("the zap.Error field constructor, not the Error method on Logger").intent,
-            Intent::Definition(placed("Error", Some("function"), &["zap"]))
+            Intent::Definition(unlike(
+                placed("Error", Some("function"), &["zap"]),
+                &["logger"]
+            ))
         );
         // A capital marks a name even on a filler or kind word.
         assert_eq!(
@@ -2684,6 +2767,12 @@ mod tests {
         assert_eq!(sym("Plan").qualifier(), None);
     }
 
+    /// `s` with the words of a negated clause.
+    fn unlike(mut s: SymbolRef, words: &[&str]) -> SymbolRef {
+        s.excluded = words.iter().map(|w| w.to_string()).collect();
+        s
+    }
+
     fn placed(name: &str, kind: Option<&'static str>, within: &[&str]) -> SymbolRef {
         SymbolRef {
             name: name.to_string(),
@@ -2694,6 +2783,7 @@ mod tests {
             implementor: None,
             joined: None,
             method_call: false,
+            excluded: Vec::new(),
         }
     }
 
@@ -2708,15 +2798,24 @@ mod tests {
             ),
             (
                 "the header method of response::Builder, not the request builder's",
-                Intent::Definition(placed("Builder.header", Some("method"), &["response"])),
+                Intent::Definition(unlike(
+                    placed("Builder.header", Some("method"), &["response"]),
+                    &["request"],
+                )),
             ),
             (
                 "the Scan method of types.JSONText, not the NullJSONText one",
-                Intent::Definition(placed("JSONText.Scan", Some("method"), &["types"])),
+                Intent::Definition(unlike(
+                    placed("JSONText.Scan", Some("method"), &["types"]),
+                    &["nulljsontext"],
+                )),
             ),
             (
                 "the Builder struct for building a Uri, not the request or response Builder",
-                Intent::Definition(placed("Builder", Some("struct"), &["building", "uri"])),
+                Intent::Definition(unlike(
+                    placed("Builder", Some("struct"), &["building", "uri"]),
+                    &["request", "response"],
+                )),
             ),
             (
                 "what methods does sqlx.Rows add on top of sql.Rows",
@@ -2755,11 +2854,17 @@ mod tests {
             ),
             (
                 "the standalone ReadFile function, not the method on Afero",
-                Intent::Definition(placed("ReadFile", Some("function"), &[])),
+                Intent::Definition(unlike(
+                    placed("ReadFile", Some("function"), &[]),
+                    &["afero"],
+                )),
             ),
             (
                 "the standalone SetBufferPool function (not the Logger method)",
-                Intent::Definition(placed("SetBufferPool", Some("function"), &[])),
+                Intent::Definition(unlike(
+                    placed("SetBufferPool", Some("function"), &[]),
+                    &["logger"],
+                )),
             ),
             (
                 "the package level copyToLayer function that CopyOnWriteFs and CacheOnReadFs share",
@@ -2771,7 +2876,10 @@ mod tests {
             ),
             (
                 "StringToStringVarP, the package level one that uses CommandLine, not the FlagSet method",
-                Intent::Definition(placed("StringToStringVarP", Some("function"), &[])),
+                Intent::Definition(unlike(
+                    placed("StringToStringVarP", Some("function"), &[]),
+                    &["flagset"],
+                )),
             ),
             (
                 "what methods does the Nested field have",

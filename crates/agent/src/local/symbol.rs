@@ -340,6 +340,7 @@ impl LocalPolicy {
                         implementor: sym.implementor.clone(),
                         joined: None,
                         method_call: false,
+                        excluded: Vec::new(),
                     };
                     let args = match op {
                         "trace" => {
@@ -866,6 +867,12 @@ pub(super) fn narrow(sym: &SymbolRef, candidates: &[Hit]) -> Vec<Hit> {
             c.retain(|h| score(h) == best);
         }
     }
+    // Places a negated clause ruled out: the candidates that live in fewest of them.
+    if !sym.excluded.is_empty() {
+        let score = |h: &Hit| sym.excluded.iter().filter(|w| lives_in(h, w)).count();
+        let fewest = c.iter().map(score).min().unwrap_or(0);
+        c.retain(|h| score(h) == fewest);
+    }
     if let Some(q) = sym.qualifier() {
         let q = q.to_lowercase();
         let keep: Vec<Hit> = c
@@ -920,10 +927,26 @@ pub(super) fn lives_in(h: &Hit, word: &str) -> bool {
         // A path the question gave: a suffix of the file's path, or a directory of it.
         let path = h.path.to_lowercase();
         let word = word.trim_start_matches("./").trim_end_matches('/');
-        return path == word
-            || path.ends_with(&format!("/{word}"))
-            || path.starts_with(&format!("{word}/"))
-            || path.contains(&format!("/{word}/"));
+        let at = |word: &str| {
+            path == word
+                || path.ends_with(&format!("/{word}"))
+                || path.starts_with(&format!("{word}/"))
+                || path.contains(&format!("/{word}/"))
+        };
+        if at(word) {
+            return true;
+        }
+        // A dotted module path (`glom.streaming`, `dateutil.tz`): the file or package
+        // directory it names.
+        if !word.contains('/') {
+            let module = word.replace('.', "/");
+            let bare = path.rsplit_once('.').map_or(path.as_str(), |(p, _)| p);
+            return bare == module || bare.ends_with(&format!("/{module}")) || at(&module);
+        }
+        // An import path that starts with the package's own name
+        // (`@reduxjs/toolkit/query/react`, `github.com/x/y/cli`): its last two segments.
+        let segments: Vec<&str> = word.split('/').filter(|s| !s.is_empty()).collect();
+        return segments.len() > 2 && at(&segments[segments.len() - 2..].join("/"));
     }
     let owner_path = h
         .qname
@@ -1125,5 +1148,53 @@ mod tests {
         // A word of the owner ("the logger's WriteHeader") as before.
         assert!(lives_in(&logger, "logger"));
         assert!(!lives_in(&compress, "logger"));
+    }
+
+    #[test]
+    fn a_module_or_import_path_names_the_file_it_resolves_to() {
+        let def = |path: &str| Hit {
+            kind: Some("class".into()),
+            ..method("First", path)
+        };
+        let streaming = def("glom/streaming.py");
+        let grouping = def("glom/grouping.py");
+        // A dotted module path: the module file, or a package directory.
+        assert!(lives_in(&streaming, "glom.streaming"));
+        assert!(!lives_in(&grouping, "glom.streaming"));
+        assert!(lives_in(&def("src/dateutil/tz/tz.py"), "dateutil.tz"));
+        assert!(!lives_in(
+            &def("src/dateutil/zoneinfo/__init__.py"),
+            "dateutil.tz"
+        ));
+        // An import path that starts with the package's name: its last two segments.
+        let react = def("src/query/react/index.ts");
+        let core = def("src/query/core/index.ts");
+        assert!(lives_in(&react, "@reduxjs/toolkit/query/react"));
+        assert!(!lives_in(&core, "@reduxjs/toolkit/query/react"));
+    }
+
+    #[test]
+    fn a_negated_place_drops_the_definitions_that_live_there() {
+        let def = |path: &str| Hit {
+            kind: Some("function".into()),
+            ..method("getType", path)
+        };
+        let mut sym = super::super::query::parse("where is getType defined")
+            .intent
+            .symbol()
+            .cloned()
+            .expect("a symbol question");
+        sym.excluded = vec!["createaction".into(), "exports".into()];
+        let kept = narrow(
+            &sym,
+            &[def("src/createAction.ts"), def("src/createSlice.ts")],
+        );
+        assert_eq!(
+            kept.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+            ["src/createSlice.ts"]
+        );
+        // A word every candidate shares rules none out.
+        sym.excluded = vec!["src".into()];
+        assert_eq!(narrow(&sym, &[def("src/a.ts"), def("src/b.ts")]).len(), 2);
     }
 }

@@ -425,6 +425,7 @@ mod tests {
             implementor: None,
             joined: None,
             method_call: false,
+            excluded: Vec::new(),
         }
     }
 
