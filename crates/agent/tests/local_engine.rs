@@ -1305,3 +1305,39 @@ pub fn consumed(input: &str) -> usize {
         r.answer
     );
 }
+
+/// A pasted statement whose call the repository does not define (`packages.add(…)`, a
+/// list's method) is read as a description: the answer ranks its words and cites the class
+/// it constructs; the message says no symbol has that name, and not "in that case" when
+/// only a longer name holds the word.
+#[tokio::test]
+async fn a_pasted_call_the_repository_does_not_define_is_ranked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    let w = |p: &str, s: &str| write_file(&root, p, s);
+    w(
+        "src/maps/MapsPackage.java",
+        "package maps;\n\npublic class MapsPackage {\n    public MapsPackage() {}\n\n    public int createViewManagers() {\n        return 1;\n    }\n}\n",
+    );
+    w(
+        "src/maps/MapCircle.java",
+        "package maps;\n\npublic class MapCircle {\n    public void addToMap(Object map) {\n        map.hashCode();\n    }\n}\n",
+    );
+    let registry = in_memory_registry(&root);
+    let r = ask_in(&registry, "packages.add(new MapsPackage());").await;
+    assert_eq!(
+        r.relevant_files.first().map(|f| f.path.as_str()),
+        Some("src/maps/MapsPackage.java"),
+        "{}",
+        r.answer
+    );
+    assert!(!r.answer.contains("in that case"), "{}", r.answer);
+    // A literal argument makes a bare call code: the function it calls.
+    w(
+        "src/glom.py",
+        "def glom(target, spec):\n    return target\n\n\ndef other(x):\n    return glom(x, 'a')\n",
+    );
+    let registry = in_memory_registry(&root);
+    let r = ask_in(&registry, ">>> glom(target, 'a.b.c')").await;
+    assert!(r.answer.contains("src/glom.py:1"), "{}", r.answer);
+}

@@ -709,15 +709,38 @@ static CALLED: LazyLock<Regex> =
 /// `EditorView` method `posAtCoords` comes before the module function it delegates to. The
 /// name is `described`: one the repository does not define leaves the question to ranking.
 fn code_line(q: &str) -> Option<SymbolRef> {
-    let line = q.trim();
+    let trimmed = q.trim();
+    // A prompt or a keyword before the code (`>>> glom(…)`, `return [… f(…) …]`) says
+    // the line is code: what follows is read as the statement.
+    let line = ["... ", ">>> ", "return ", "await ", "yield ", "throw "]
+        .iter()
+        .find_map(|p| trimmed.strip_prefix(p))
+        .map_or(trimmed, str::trim_start);
+    let prefixed = line.len() < trimmed.len();
     // A statement that is a call alone (`humanize_error(data, e)`, a signature
     // `eval(Reader, NameSpace)`) is read as a name with its parameter list elsewhere; here
-    // only when it wraps the call it shows (`console.log(ajv.errorsText(e))`).
-    let c = ASSIGNED.captures(line).or_else(|| {
-        CALLED
-            .captures(line)
-            .filter(|c| c.get(1).is_some_and(|m| is_wrapper_call(m.as_str())))
-    })?;
+    // only when it wraps the call it shows (`console.log(ajv.errorsText(e))`), or when
+    // it is code beyond doubt: after a prompt or keyword, ended by a semicolon, or with
+    // a literal among its arguments (`glom(target, 'a.b.c')`, no parameter list).
+    let called = || {
+        CALLED.captures(line).filter(|c| {
+            let (Some(callee), Some(all)) = (c.get(1), c.get(0)) else {
+                return false;
+            };
+            let args = matching_paren(line, all.end() - 1).map(|close| &line[all.end()..close]);
+            is_wrapper_call(callee.as_str())
+                || prefixed
+                || line.ends_with(';')
+                || args.is_some_and(has_literal)
+        })
+    };
+    let Some(c) = ASSIGNED.captures(line).or_else(called) else {
+        // `return ['strong', mergeAttributes(…), 0]`: the first call the code makes.
+        return prefixed
+            .then(|| called_in(line))
+            .flatten()
+            .and_then(|name| call_symbol(name));
+    };
     let callee = c.get(1)?;
     let open = c.get(0)?.end() - 1;
     let close = matching_paren(line, open)?;
@@ -731,6 +754,20 @@ fn code_line(q: &str) -> Option<SymbolRef> {
         let inner = called_in(&line[open + 1..close])?;
         name = inner;
     }
+    call_symbol(name)
+}
+
+/// Whether a call's arguments hold a literal (a string, a number, an object or a list):
+/// a call as written in code, not a parameter list.
+fn has_literal(args: &str) -> bool {
+    args.contains(['"', '\'', '`', '{', '['])
+        || args
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|t| t.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The symbol a call in a pasted line names (`view.posAtCoords`, `Foo.bar`, `glom`).
+fn call_symbol(name: &str) -> Option<SymbolRef> {
     let segments: Vec<&str> = name.split('.').filter(|s| !s.is_empty()).collect();
     let (leaf, receiver) = match segments.as_slice() {
         [] => return None,
@@ -3213,6 +3250,18 @@ mod tests {
             (
                 "double r = relativeOnOther(mR);",
                 described(sym("relativeOnOther")),
+            ),
+            // After a prompt or a keyword, the statement; a literal argument makes a call
+            // code rather than a parameter list; a semicolon ends a statement.
+            (">>> glom(target, 'a.b.c')", described(sym("glom"))),
+            ("glom(target, 'a.b.c')", described(sym("glom"))),
+            (
+                "return ['strong', mergeAttributes(this.options.HTMLAttributes, HTMLAttributes), 0]",
+                described(sym("mergeAttributes")),
+            ),
+            (
+                "packages.add(new MapsPackage());",
+                described(method(placed("add", None, &["packages"]))),
             ),
             (
                 "x = Schema.from_dict({'a': fields.Int()})",

@@ -108,12 +108,22 @@ impl LocalPolicy {
                     }) =>
             {
                 self.doubts.push(Doubt::NotInGraph);
-                if let Some(other) = hits.iter().find_map(|h| h.name.as_deref()) {
-                    self.fallback = Some(format!(
-                        "No symbol is named `{}` in that case (`{other}` is), so the question reads as a description",
-                        sym.leaf()
-                    ));
-                }
+                // Say "in that case" only of a name that differs in case alone; a longer
+                // name that holds the word (`addToMap` for `add`) is only a near one.
+                let leaf = sym.leaf();
+                let recased = hits.iter().filter_map(|h| h.name.as_deref()).find(|n| {
+                    n.rsplit('.')
+                        .next()
+                        .is_some_and(|l| l.eq_ignore_ascii_case(leaf))
+                });
+                self.fallback = Some(match recased {
+                    Some(other) => format!(
+                        "No symbol is named `{leaf}` in that case (`{other}` is), so the question reads as a description"
+                    ),
+                    None => format!(
+                        "No symbol is named `{leaf}`, so the question reads as a description"
+                    ),
+                });
                 self.concept_fallback(query, sym)
             }
             Reply::Hits(hits, _)
