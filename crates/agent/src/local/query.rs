@@ -739,7 +739,7 @@ fn code_line(q: &str) -> Option<SymbolRef> {
         return prefixed
             .then(|| called_in(line))
             .flatten()
-            .and_then(|name| call_symbol(name));
+            .and_then(call_symbol);
     };
     let callee = c.get(1)?;
     let open = c.get(0)?.end() - 1;
