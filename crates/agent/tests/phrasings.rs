@@ -253,6 +253,8 @@ fn relation_phrasings(rel: Relation, x: &str) -> Vec<String> {
             "list all methods on {x}",
             "can you list the methods of {x}",
             "what can I do with a {x} value",
+            "what methods can I call on {x}",
+            "list what a {x} object can do, its methods",
         ],
     };
     v.iter().map(|p| p.replace("{x}", x)).collect()

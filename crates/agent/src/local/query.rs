@@ -321,6 +321,16 @@ const FRAMES: &[(&str, &str, Build, bool)] = &[
     ("what can we do with ", "", METHODS, true),
     ("what can one do with ", "", METHODS, true),
     ("what can ", " do", METHODS, true),
+    // "list what a glom Path object can do", "what methods can I chain on Iter()".
+    ("list what ", " can do", METHODS, true),
+    ("show what ", " can do", METHODS, true),
+    ("what methods can i call on ", "", METHODS, true),
+    ("what methods can i chain on ", "", METHODS, true),
+    ("what methods can i use on ", "", METHODS, true),
+    ("which methods can i call on ", "", METHODS, true),
+    ("which methods can i chain on ", "", METHODS, true),
+    ("what can i call on ", "", METHODS, true),
+    ("what can i chain on ", "", METHODS, true),
     // overrides: every definition of the method's name
     ("which classes override ", "", OVERRIDES, true),
     ("what classes override ", "", OVERRIDES, true),
@@ -919,6 +929,10 @@ fn before_clause<'a>(rest: &'a str, suffix: &str) -> Option<&'a str> {
     }
     rest.match_indices(suffix).find_map(|(at, _)| {
         let after = &rest[at + suffix.len()..];
+        // "… can do, its methods": an aside after a comma.
+        if after.starts_with(", ") {
+            return Some(&rest[..at]);
+        }
         let mut next = after.strip_prefix(' ')?.split_whitespace();
         let first = next.next()?;
         // "… dispatch to for each operator": a quantified "for" says over what, too.
@@ -2295,6 +2309,9 @@ mod tests {
             ),
             ("what can you do with a Source", "Source"),
             ("what can LineStart do", "LineStart"),
+            ("what methods can I chain on Iter()", "Iter"),
+            ("what methods can I call on Iter", "Iter"),
+            ("list what a Path object can do, its methods", "Path"),
         ] {
             assert_eq!(parse(q).intent, Intent::Methods(sym(name)), "{q}");
         }
