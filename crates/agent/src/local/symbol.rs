@@ -1076,6 +1076,30 @@ fn exported(h: &Hit) -> bool {
         Some(Language::Python) => !name
             .split('.')
             .any(|part| part.starts_with('_') && !part.starts_with("__")),
+        // A module's own declaration (`function textNodeBefore(…)` in a file that
+        // exports another of the name) is local; a member, an `export`ed or `declare`d
+        // one and anything CommonJS assigns (`exports.f = …`) is visible. An
+        // `export { f }` list after the declaration is not in the signature: such a
+        // definition reads as local, which only orders it after an `export`ed rival.
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
+            h.kind.as_deref() == Some("method")
+                || h.signature.as_deref().is_none_or(|s| {
+                    let s = s.trim_start();
+                    let local = [
+                        "function",
+                        "async ",
+                        "class ",
+                        "abstract ",
+                        "interface ",
+                        "type ",
+                        "enum ",
+                        "const ",
+                        "let ",
+                        "var ",
+                    ];
+                    !local.iter().any(|k| s.starts_with(k))
+                })
+        }
         _ => true,
     }
 }
@@ -1146,6 +1170,24 @@ mod tests {
         assert!(!exported(&def("_Pool.get", "method", "pool.py", "")));
         assert!(!exported(&def("_helper", "function", "pool.py", "")));
         assert!(exported(&def("anything", "function", "a.ts", "")));
+        assert!(exported(&def(
+            "textNodeBefore",
+            "function",
+            "src/dom.ts",
+            "export function textNodeBefore(node: Node)"
+        )));
+        assert!(!exported(&def(
+            "textNodeBefore",
+            "function",
+            "src/capturekeys.ts",
+            "function textNodeBefore(node: Node)"
+        )));
+        assert!(exported(&def(
+            "f",
+            "function",
+            "lib/a.js",
+            "exports.f = function (x)"
+        )));
     }
 
     #[test]
