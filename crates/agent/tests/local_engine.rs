@@ -1341,3 +1341,41 @@ async fn a_pasted_call_the_repository_does_not_define_is_ranked() {
     let r = ask_in(&registry, ">>> glom(target, 'a.b.c')").await;
     assert!(r.answer.contains("src/glom.py:1"), "{}", r.answer);
 }
+
+/// Methods of a described type: the head noun names the type, places narrow it; a head
+/// noun no file mentions leaves the description's words to rank instead of giving up.
+#[tokio::test]
+async fn methods_of_a_described_type_follow_its_head_noun() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    let w = |p: &str, s: &str| write_file(&root, p, s);
+    w("go.mod", "module example.com/app\n\ngo 1.21\n");
+    w(
+        "encoder.go",
+        "package app\n\ntype encoder struct{ w []byte }\n\nfunc (e *encoder) encode(v any) {}\n\nfunc (e *encoder) flush() {}\n",
+    );
+    w(
+        "cli/encoder.go",
+        "package cli\n\n// A colored JSON encoder.\ntype encoder struct{ indent int }\n\nfunc (e *encoder) encodeColored(v any) {}\n\nfunc (e *encoder) writeIndent() {}\n",
+    );
+    let registry = in_memory_registry(&root);
+    let r = ask_in(
+        &registry,
+        "list the methods of the cli's colored JSON encoder",
+    )
+    .await;
+    assert_eq!(
+        r.relevant_files.first().map(|f| f.path.as_str()),
+        Some("cli/encoder.go"),
+        "{}",
+        r.answer
+    );
+    assert!(r.answer.contains("encoder.writeIndent"), "{}", r.answer);
+    let r = ask_in(&registry, "methods of the colored JSON printer").await;
+    assert_eq!(
+        r.relevant_files.first().map(|f| f.path.as_str()),
+        Some("cli/encoder.go"),
+        "{}",
+        r.answer
+    );
+}

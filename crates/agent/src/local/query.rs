@@ -651,19 +651,32 @@ fn classify_plain(q: &str) -> Intent {
         if let Some(intent) = participle_frame(q) {
             return intent;
         }
+        let slot_of = |prefix: &str, suffix: &str| -> Option<&str> {
+            let rest = lower.strip_prefix(prefix)?;
+            let mid = rest
+                .strip_suffix(suffix)
+                .or_else(|| before_clause(rest, suffix))?;
+            (!mid.trim().is_empty()).then(|| &q[prefix.len()..prefix.len() + mid.len()])
+        };
         for (prefix, suffix, build, relaxed) in FRAMES {
-            if let Some(rest) = lower.strip_prefix(prefix)
-                && let Some(mid) = rest
-                    .strip_suffix(suffix)
-                    .or_else(|| before_clause(rest, suffix))
-                && !mid.trim().is_empty()
+            // Prose in the slot ("who calls the payment code") makes it a concept
+            // question unless a later frame reads it better.
+            if let Some(slot) = slot_of(prefix, suffix)
+                && let Some(sym) = slot_symbol(slot, *relaxed, !prefix.is_empty())
             {
-                let slot = &q[prefix.len()..prefix.len() + mid.len()];
-                // Prose in the slot ("who calls the payment code") makes it a concept
-                // question unless a later frame reads it better.
-                if let Some(sym) = slot_symbol(slot, *relaxed, !prefix.is_empty()) {
-                    return build(sym);
-                }
+                return build(sym);
+            }
+        }
+        // Methods are a type's, so a described type's head noun names it ("methods of
+        // the VM's value stack type": `stack`; "the cli's colored JSON encoder":
+        // `encoder` in `cli`), as a description only: no type of that name leaves the
+        // question to ranking.
+        for (prefix, suffix, build, _) in FRAMES {
+            if let Some(slot) = slot_of(prefix, suffix)
+                && let Some(sym) = head_noun(slot)
+                && let intent @ Intent::Methods(_) = build(sym)
+            {
+                return intent;
             }
         }
     }
@@ -1997,6 +2010,64 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     Some(sym)
 }
 
+/// The head noun of a described type ("the VM's value stack type", "the cli's colored
+/// JSON encoder"): the last word, a plain lower-case one, after at most three words of
+/// description (plain words or acronyms) and possessive places; a type kind word may
+/// follow. The name is `described`.
+fn head_noun(slot: &str) -> Option<SymbolRef> {
+    let Asides {
+        rest,
+        mut places,
+        excluded,
+        ..
+    } = strip_asides(slot);
+    let mut words: Vec<&str> = Vec::new();
+    let mut kind = None;
+    for raw in rest.split_whitespace() {
+        let bare = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-');
+        let lower = bare.to_lowercase();
+        if is_filler(&lower) {
+            continue;
+        }
+        if let Some(k) = kind_word(&lower) {
+            kind = Some(k);
+            continue;
+        }
+        if let Some(place) = bare.strip_suffix("'s") {
+            places.push(place.to_lowercase());
+            continue;
+        }
+        words.push(bare);
+    }
+    let (&last, description) = words.split_last()?;
+    let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase());
+    let acronym = |w: &str| w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase());
+    let type_kind = kind.is_none_or(|k| {
+        matches!(
+            k,
+            "struct" | "class" | "interface" | "trait" | "enum" | "type"
+        )
+    });
+    if !(1..=3).contains(&description.len())
+        || !type_kind
+        || !plain(last)
+        || last.len() < 3
+        || text::is_stopword(last)
+        || !description.iter().all(|w| {
+            plain(w)
+                || acronym(w)
+                || (w.contains('-') && w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        })
+    {
+        return None;
+    }
+    let mut sym = SymbolRef::new(last, kind)
+        .within(places)
+        .excluding(excluded);
+    sym.described = true;
+    Some(sym)
+}
+
 /// `name` and the plain word after it as one type name (`PClass` `evolver` →
 /// `PClassEvolver`, `HTTP` `client` → `HTTPClient`): only a bare identifier that starts
 /// with a capital, as a type's does, and a lower-case word of letters that is not a stop
@@ -2297,6 +2368,41 @@ mod tests {
         assert_eq!(
             parse("who calls the Lexer built-in").intent,
             Intent::Callers(sym("Lexer"))
+        );
+    }
+
+    /// Methods are a type's: a described type's head noun names it, as a description.
+    #[test]
+    fn the_head_noun_of_a_described_type_is_its_name() {
+        let described = |mut s: SymbolRef| {
+            s.described = true;
+            s
+        };
+        assert_eq!(
+            parse("methods of the VM's value stack type, not scopeStack").intent,
+            Intent::Methods(described(unlike(
+                placed("stack", Some("type"), &["vm"]),
+                &["scopestack"]
+            )))
+        );
+        assert_eq!(
+            parse("list the methods of the cli's colored JSON encoder (not encoder.go's in the library)")
+                .intent,
+            Intent::Methods(described(unlike(
+                placed("encoder", None, &["cli"]),
+                &["encoder.go", "library"]
+            )))
+        );
+        // Not for other relations ("who calls the payment code" is prose), nor for a
+        // long description or a function.
+        assert_eq!(parse("who calls the payment code").intent, Intent::Concept);
+        assert_eq!(
+            parse("methods of the big old slow value stack").intent,
+            Intent::Concept
+        );
+        assert_eq!(
+            parse("methods of the value stack function").intent,
+            Intent::Concept
         );
     }
 

@@ -804,8 +804,10 @@ impl LocalPolicy {
     }
 
     pub(super) fn concept_fallback(&mut self, query: &Query, sym: &SymbolRef) -> Vec<ToolCall> {
-        if self.unmentioned.is_some() {
-            // Not a word of any source file: nothing to rank.
+        // Not a word of any source file: nothing to rank, unless the name was only the
+        // user's word for what the question describes ("the colored JSON writer"): the
+        // description's words rank.
+        if self.unmentioned.is_some() && !sym.described {
             return Vec::new();
         }
         self.name_terms = text::index_terms(&sym.name);
