@@ -1379,3 +1379,39 @@ async fn methods_of_a_described_type_follow_its_head_noun() {
         r.answer
     );
 }
+
+/// A report written in Python (a prompt, a traceback) ranks the Python code before a
+/// JavaScript port that shares its words.
+#[tokio::test]
+async fn a_python_report_ranks_python_before_a_port_in_another_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("app");
+    let w = |p: &str, s: &str| write_file(&root, p, s);
+    let body = |def: &str| {
+        format!(
+            "{def} flatten_namedtuple(obj, unpicklable):\n    # a namedtuple is flattened into a list of its fields when not unpicklable\n    fields = namedtuple_fields(obj)\n    return flatten_list(fields, unpicklable)\n"
+        )
+    };
+    w(
+        "jsonport/pickler.js",
+        &body("function").replace(":\n", " {\n"),
+    );
+    w(
+        "jsonport/namedtuple.js",
+        &body("function").replace(":\n", " {\n"),
+    );
+    w("pkg/pickler.py", &body("def"));
+    w(
+        "pkg/util.py",
+        "def is_list(obj):\n    return isinstance(obj, list)\n",
+    );
+    let registry = in_memory_registry(&root);
+    let report = "Namedtuple encoding returns nulls\n\nEncoding a list of namedtuple objects with unpicklable=False gives nulls for every namedtuple.\n\n>>> from collections import namedtuple\n>>> import pkg\n>>> T = namedtuple('T', 'name url')\n>>> pkg.encode([T('a', 'b')], unpicklable=False)\n'[null]'\n\nThe namedtuple fields should be flattened into a list, as before.\n";
+    let r = ask_in(&registry, report).await;
+    assert_eq!(
+        r.relevant_files.first().map(|f| f.path.as_str()),
+        Some("pkg/pickler.py"),
+        "{}",
+        r.answer
+    );
+}

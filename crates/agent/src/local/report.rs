@@ -48,6 +48,102 @@ const THIRD_PARTY_FACTOR: f64 = 0.2;
 const RARE_SHARE: f64 = 0.1;
 /// A file is listed when its score is at least this share of the best file's.
 const CUTOFF: f64 = 0.1;
+/// How much a file in another language than the report's counts (a Python traceback
+/// against a package that ships a JavaScript port beside its Python code).
+const OTHER_LANGUAGE_FACTOR: f64 = 0.5;
+
+/// The languages a report's code, traces and commands can be told apart by; JavaScript
+/// and TypeScript are one (a JavaScript user reports against a TypeScript library), and
+/// C and C++ are none: a Python report may well be about a C extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Python,
+    Script,
+    Go,
+    Rust,
+    Java,
+}
+
+impl Family {
+    fn of_path(path: &str) -> Option<Family> {
+        use explore_tools::code::Language;
+        Some(match Language::of_path(path)? {
+            Language::Python => Family::Python,
+            Language::TypeScript | Language::Tsx | Language::JavaScript => Family::Script,
+            Language::Go => Family::Go,
+            Language::Rust => Family::Rust,
+            Language::Java => Family::Java,
+        })
+    }
+}
+
+/// What marks a report as written in each language: a fenced block's tag, a prompt, a
+/// trace's frame, a package manager (lower case).
+const LANGUAGE_MARKS: &[(Family, &[&str])] = &[
+    (
+        Family::Python,
+        &[
+            "traceback (most recent call last)",
+            ">>> ",
+            "```py",
+            ".py\", line",
+            "pip install",
+            "site-packages",
+        ],
+    ),
+    (
+        Family::Script,
+        &[
+            "```js",
+            "```javascript",
+            "```ts",
+            "```typescript",
+            "```jsx",
+            "```tsx",
+            "require(",
+            "node_modules",
+            "npm install",
+            "console.log(",
+        ],
+    ),
+    (
+        Family::Go,
+        &[
+            "```go",
+            "goroutine ",
+            "go get ",
+            "go version",
+            "func main()",
+        ],
+    ),
+    (
+        Family::Rust,
+        &["```rust", "```rs", "cargo ", "panicked at", "fn main()"],
+    ),
+    (
+        Family::Java,
+        &[
+            "```java",
+            ".java:",
+            "exception in thread",
+            "public static void main",
+        ],
+    ),
+];
+
+/// The one language a report is written in, when it shows the marks of exactly one.
+fn report_family(question: &str) -> Option<Family> {
+    let lower = question.to_lowercase();
+    let found: Vec<Family> = LANGUAGE_MARKS
+        .iter()
+        .filter(|(_, marks)| marks.iter().any(|m| lower.contains(m)))
+        .map(|(f, _)| *f)
+        .collect();
+    match found.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
 
 /// A text without its web addresses: a link's host, user and commit hash are not what
 /// the report is about (a link to a file of the repository is a signal of its own).
@@ -328,8 +424,17 @@ pub fn rank(
             named.entry(*f).or_default().extend(syms.iter().copied());
         }
     }
+    // A file in another language than the report's, when the repository has files in
+    // the report's.
+    let family = report_family(question)
+        .filter(|fam| files.iter().any(|p| Family::of_path(p) == Some(*fam)));
+    let foreign =
+        |path: &str| family.is_some_and(|fam| Family::of_path(path).is_some_and(|f| f != fam));
     for (f, s) in score.iter_mut().enumerate() {
         *s *= factor(&files[f], &idx.class_of(f));
+        if foreign(&files[f]) {
+            *s *= OTHER_LANGUAGE_FACTOR;
+        }
     }
     let mut order: Vec<usize> = (0..score.len()).filter(|&f| score[f] > 0.0).collect();
     order.sort_by(|&a, &b| score[b].total_cmp(&score[a]).then(a.cmp(&b)));
@@ -571,5 +676,20 @@ mod tests {
         // Without the report saying `report`, the name is not spelled out.
         let said: HashMap<&str, f64> = [("lcov", 1.0)].into_iter().collect();
         assert_eq!(compound_parts("lcovreport", &said, &share), ["lcovreport"]);
+    }
+
+    #[test]
+    fn a_report_is_in_one_language_when_it_shows_the_marks_of_one() {
+        let py = "Decoding fails\n\n>>> import jsonpickle\n>>> jsonpickle.decode(s)\nTraceback (most recent call last):";
+        assert_eq!(report_family(py), Some(Family::Python));
+        let js = "renderString prints null\n\n```js\nconst n = require('nunjucks');\n```";
+        assert_eq!(report_family(js), Some(Family::Script));
+        // Marks of two languages, or of none: no language.
+        assert_eq!(report_family(&format!("{py}\n{js}")), None);
+        assert_eq!(report_family("the parser drops a trailing comma"), None);
+        // JavaScript and TypeScript are one; C has no family, so it is never foreign.
+        assert_eq!(Family::of_path("src/index.d.ts"), Some(Family::Script));
+        assert_eq!(Family::of_path("lib/main.js"), Some(Family::Script));
+        assert_eq!(Family::of_path("ext/_speedups.c"), None);
     }
 }
