@@ -2207,3 +2207,62 @@ fn a_type_named_as_a_value_is_referenced_where_it_is_named() {
         "{py}"
     );
 }
+
+#[test]
+fn python_star_imports_bring_in_a_modules_public_names() {
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
+    w(
+        "yaml/representer.py",
+        "class BaseRepresenter:\n    pass\n\n\nclass Representer(BaseRepresenter):\n    def represent(self, data):\n        return data\n\n\ndef _private():\n    pass\n",
+    );
+    w(
+        "yaml/loader.py",
+        "class FullLoader:\n    @classmethod\n    def add_resolver(cls, tag):\n        return tag\n",
+    );
+    w(
+        "yaml/dumper.py",
+        "from .representer import *\n\n\nclass Dumper(Representer):\n    def dump(self, data):\n        return self.represent(data)\n",
+    );
+    w(
+        "yaml/__init__.py",
+        "from .loader import *\nfrom .dumper import *\n\n\ndef full_load(stream):\n    return FullLoader()\n\n\ndef add_resolver(tag):\n    loader.FullLoader.add_resolver(tag)\n\n\ndef dumper_of():\n    return Dumper()\n\n\ndef representer_of():\n    return Representer()\n",
+    );
+    let tool = repo.tool();
+    // A base class named through a star import.
+    let impls = text(
+        &tool,
+        json!({"operation":"implementations","symbol":"Representer"}),
+    );
+    assert!(
+        impls.contains("Dumper (class) at yaml/dumper.py:4"),
+        "{impls}"
+    );
+    // A method call through the inherited base.
+    let callers = text(
+        &tool,
+        json!({"operation":"callers","symbol":"Representer.represent"}),
+    );
+    assert!(callers.contains("Dumper.dump"), "{callers}");
+    // In a package's `__init__`: a name a star import brings in, a submodule's name, and
+    // a name the star-imported module star-imports itself.
+    let uses = text(&tool, json!({"operation":"usages","symbol":"FullLoader"}));
+    assert!(
+        uses.contains("full_load (function) at yaml/__init__.py:6"),
+        "{uses}"
+    );
+    assert!(
+        uses.contains("add_resolver (function) at yaml/__init__.py:10"),
+        "{uses}"
+    );
+    let dumper = text(&tool, json!({"operation":"usages","symbol":"Dumper"}));
+    assert!(
+        dumper.contains("dumper_of (function) at yaml/__init__.py:14"),
+        "{dumper}"
+    );
+    let rep = text(&tool, json!({"operation":"usages","symbol":"Representer"}));
+    assert!(
+        rep.contains("representer_of (function) at yaml/__init__.py:18"),
+        "{rep}"
+    );
+}

@@ -565,6 +565,46 @@ fn an_edited_body_relinks_only_its_file() {
     assert_same(&repo.cold(), &*graph, "after a new function");
 }
 
+/// Python star imports: a name a star-imported module gains, loses or moves is seen by
+/// the files that star-import it, as a cold index sees it.
+#[test]
+fn a_star_imported_modules_names_refresh_like_a_cold_index() {
+    let repo = Repo::empty();
+    let w = |p: &str, s: &str| repo.write(p, s);
+    w("yaml/representer.py", "class Representer:\n    pass\n");
+    w(
+        "yaml/dumper.py",
+        "from .representer import *\n\n\nclass Dumper(Representer):\n    pass\n\n\ndef make():\n    return Extra()\n",
+    );
+    w("yaml/__init__.py", "from .dumper import *\n");
+    let (_, graph) = repo.refresh();
+    assert_same(&repo.cold(), &*graph, "first index");
+    // The star-imported module gains the name `dumper.py` reads.
+    w(
+        "yaml/representer.py",
+        "class Representer:\n    pass\n\n\nclass Extra:\n    pass\n",
+    );
+    let (_, graph) = repo.refresh();
+    assert_same(
+        &repo.cold(),
+        &*graph,
+        "after a star-imported module gains a name",
+    );
+    let uses = repo.call(serde_json::json!({"operation":"usages","symbol":"Extra"}));
+    assert!(
+        uses.contains("make (function) at yaml/dumper.py:9"),
+        "{uses}"
+    );
+    // And loses its base class.
+    w("yaml/representer.py", "class Extra:\n    pass\n");
+    let (_, graph) = repo.refresh();
+    assert_same(
+        &repo.cold(),
+        &*graph,
+        "after a star-imported module loses a name",
+    );
+}
+
 // ---- Crash safety --------------------------------------------------------------------
 
 /// A change the next refresh must pick up: a new function in an existing file.

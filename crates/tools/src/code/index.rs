@@ -42,7 +42,7 @@ use crate::secrets;
 /// Files larger than this are skipped: generated tables, minified bundles, data.
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// Bumped whenever the cache layout or the extraction changes meaning.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 const MAGIC: &[u8] = b"explore code index\n";
 
 /// What the cached facts depend on besides the files: the format, the queries, the path

@@ -505,7 +505,12 @@ pub fn link_with_tables(
                 }
                 Language::Python => {
                     let (local, target) = python_import(imp, &l.scopes[fi].package);
-                    imports.insert(local, target);
+                    if local == STAR {
+                        logs[fi].push(lookup(key::SCOPE_MODULE, 0, &target));
+                        stars.extend(l.modules.get(&target).copied());
+                    } else {
+                        imports.insert(local, target);
+                    }
                 }
                 Language::Rust => {
                     let target = rust_absolute(
@@ -1559,6 +1564,21 @@ pub(super) trait Tables {
         self.resolve_import_target(target, depth + 1)
     }
 
+    /// A public name that Python star imports (`from .representer import *`) bring in:
+    /// defined or imported by one of the modules, or brought in by their own star
+    /// imports (`yaml/__init__.py` → `loader` → `reader`), a few modules deep.
+    fn star_member(&self, stars: &[usize], name: &str, depth: u32) -> Option<Ent> {
+        if depth > 3 || name.starts_with('_') {
+            return None;
+        }
+        stars.iter().find_map(|&m| {
+            self.module_member(m, name, depth).or_else(|| {
+                let fi = self.module_file(m)?;
+                self.star_member(&self.scope(fi).stars, name, depth + 1)
+            })
+        })
+    }
+
     fn resolve_import_target(&self, target: &str, depth: u32) -> Option<Ent> {
         match self.resolve_dotted(target, depth) {
             Some(e) => Some(e),
@@ -1680,6 +1700,15 @@ pub(super) trait Tables {
                     Ent::Sym(s)
                 } else if let Some(target) = scope.imports.get(head) {
                     self.resolve_import_target(target, 0)?
+                } else if let Some(e) = self.star_member(&scope.stars, head, 0) {
+                    e
+                } else if !scope.stars.is_empty()
+                    && let Some(m) = self.module(&q)
+                {
+                    // A package's `__init__` that star-imports its submodules has them
+                    // bound as names too (`loader.FullLoader` after `from .loader import
+                    // *`).
+                    Ent::Module(m)
                 } else {
                     return None;
                 };

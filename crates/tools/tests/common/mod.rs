@@ -49,6 +49,26 @@ impl Repo {
         }
     }
 
+    /// An empty repository, to be written file by file.
+    pub fn empty() -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(&root).unwrap();
+        let cache = dir.path().join("cache");
+        Repo {
+            root: root.canonicalize().unwrap(),
+            cache,
+            _dir: dir,
+        }
+    }
+
+    /// Writes (or overwrites) a file of the repository, creating its directories.
+    pub fn write(&self, path: &str, text: &str) {
+        let path = self.root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
     /// A `code` tool over the copy, caching in its own folder.
     pub fn tool(&self) -> CodeTool {
         CodeTool::new(

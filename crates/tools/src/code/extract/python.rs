@@ -495,6 +495,20 @@ fn import(n: Node<'_>, src: &str, out: &mut Vec<Import>) {
     } else {
         (0, text(m, src).to_string())
     };
+    // `from .representer import *`: every public name of the module (resolved at link
+    // time, through the module's own definitions and imports).
+    if named_children(n)
+        .iter()
+        .any(|c| c.kind() == "wildcard_import")
+    {
+        out.push(Import {
+            local: super::STAR.to_string(),
+            level,
+            module: module.clone(),
+            name: None,
+        });
+        return;
+    }
     let mut cursor = n.walk();
     for c in n.children_by_field_name("name", &mut cursor) {
         let (name, local) = match c.kind() {
