@@ -651,32 +651,13 @@ fn classify_plain(q: &str) -> Intent {
         if let Some(intent) = participle_frame(q) {
             return intent;
         }
-        let slot_of = |prefix: &str, suffix: &str| -> Option<&str> {
-            let rest = lower.strip_prefix(prefix)?;
-            let mid = rest
-                .strip_suffix(suffix)
-                .or_else(|| before_clause(rest, suffix))?;
-            (!mid.trim().is_empty()).then(|| &q[prefix.len()..prefix.len() + mid.len()])
-        };
         for (prefix, suffix, build, relaxed) in FRAMES {
             // Prose in the slot ("who calls the payment code") makes it a concept
             // question unless a later frame reads it better.
-            if let Some(slot) = slot_of(prefix, suffix)
+            if let Some(slot) = frame_slot(q, &lower, prefix, suffix)
                 && let Some(sym) = slot_symbol(slot, *relaxed, !prefix.is_empty())
             {
                 return build(sym);
-            }
-        }
-        // Methods are a type's, so a described type's head noun names it ("methods of
-        // the VM's value stack type": `stack`; "the cli's colored JSON encoder":
-        // `encoder` in `cli`), as a description only: no type of that name leaves the
-        // question to ranking.
-        for (prefix, suffix, build, _) in FRAMES {
-            if let Some(slot) = slot_of(prefix, suffix)
-                && let Some(sym) = head_noun(slot)
-                && let intent @ Intent::Methods(_) = build(sym)
-            {
-                return intent;
             }
         }
     }
@@ -690,6 +671,19 @@ fn classify_plain(q: &str) -> Intent {
     // method" is a definition.
     if let Some(intent) = methods_after_name(q) {
         return intent;
+    }
+    // Methods are a type's, so a described type's head noun names it ("methods of the
+    // VM's value stack type": `stack`; "the cli's colored JSON encoder": `encoder` in
+    // `cli`), as a description only: no type of that name leaves the question to ranking.
+    if same_len {
+        for (prefix, suffix, build, _) in FRAMES {
+            if let Some(slot) = frame_slot(q, &lower, prefix, suffix)
+                && let Some(sym) = head_noun(slot)
+                && let intent @ Intent::Methods(_) = build(sym)
+            {
+                return intent;
+            }
+        }
     }
     // The whole question may be a bare symbol ("IssueStore", "`Plan`",
     // "interface IssueStore", "post_transaction"). After an imperative ("show
@@ -708,6 +702,16 @@ fn classify_plain(q: &str) -> Intent {
         return Intent::Definition(sym);
     }
     Intent::Concept
+}
+
+/// The slot of a frame in `q` (`lower` is `q` lower-cased, of the same length): what lies
+/// between the frame's prefix and its suffix (or a clause after the suffix).
+fn frame_slot<'q>(q: &'q str, lower: &str, prefix: &str, suffix: &str) -> Option<&'q str> {
+    let rest = lower.strip_prefix(prefix)?;
+    let mid = rest
+        .strip_suffix(suffix)
+        .or_else(|| before_clause(rest, suffix))?;
+    (!mid.trim().is_empty()).then(|| &q[prefix.len()..prefix.len() + mid.len()])
 }
 
 /// A line of code assigning a call's result: the callee is group 1, the match ends at the
