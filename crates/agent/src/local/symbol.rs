@@ -1088,7 +1088,8 @@ fn exported(h: &Hit) -> bool {
                 || h.signature.as_deref().is_none_or(|s| {
                     let s = s.trim_start();
                     let local = [
-                        "function",
+                        "function ",
+                        "function*",
                         "async ",
                         "class ",
                         "abstract ",
@@ -1189,6 +1190,20 @@ mod tests {
             "function",
             "lib/a.js",
             "exports.f = function (x)"
+        )));
+        // A top-level assignment to a name that starts with the keyword's letters is no
+        // declaration; a generator is one.
+        assert!(exported(&def(
+            "functionTable",
+            "variable",
+            "lib/a.js",
+            "functionTable = {}"
+        )));
+        assert!(!exported(&def(
+            "walk",
+            "function",
+            "lib/a.js",
+            "function* walk(node)"
         )));
     }
 
