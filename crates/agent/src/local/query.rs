@@ -1371,6 +1371,15 @@ fn cue_slot(all: &[&str], at: usize, build: Build) -> Option<Intent> {
         .map(build)
 }
 
+/// Whether a kind [`kind_word`] gives is a type's (what has methods and is described by
+/// its fields): not a function's, a method's, a variable's or a constant's.
+fn is_type_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "struct" | "class" | "interface" | "trait" | "enum" | "type"
+    )
+}
+
 /// Words that say what kind of symbol the slot names, mapped to the code tool's kinds.
 fn kind_word(w: &str) -> Option<&'static str> {
     KIND_WORDS
@@ -1822,10 +1831,7 @@ fn slot_symbol(slot: &str, relaxed: bool, mid: bool) -> Option<SymbolRef> {
     // "error type that keeps the whole trail of contexts", "position type that stays put
     // under concurrent edits": a plain word named a type and then described is the
     // user's word for it, not its name (`VerboseError`, `RelativePosition`).
-    let type_kind = matches!(
-        kind,
-        Some("struct" | "class" | "interface" | "trait" | "enum" | "type")
-    );
+    let type_kind = kind.is_some_and(is_type_kind);
     let mut described = clause && type_kind;
     let mut joined = None;
     // "the map operator", "the retry helper": in a slot that holds a name, a plain word
@@ -2046,12 +2052,7 @@ fn head_noun(slot: &str) -> Option<SymbolRef> {
     let (&last, description) = words.split_last()?;
     let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase());
     let acronym = |w: &str| w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase());
-    let type_kind = kind.is_none_or(|k| {
-        matches!(
-            k,
-            "struct" | "class" | "interface" | "trait" | "enum" | "type"
-        )
-    });
+    let type_kind = kind.is_none_or(is_type_kind);
     if !(1..=3).contains(&description.len())
         || !type_kind
         || !plain(last)
